@@ -1,0 +1,31 @@
+import { z } from "zod";
+
+/** What the server tells the app about how it is set up. Nothing secret. */
+export const PublicConfig = z.object({
+  captcha: z.object({
+    provider: z.enum(["altcha", "recaptcha", "off"]),
+    recaptchaSiteKey: z.string().nullable(),
+  }),
+  links: z.object({
+    newAiApp: z.string(),
+    pricing: z.string(),
+    help: z.string(),
+    contact: z.string(),
+    terms: z.string(),
+    forgotPassword: z.string(),
+    aiProduct: z.string(),
+  }),
+  sunsetRedirectUrl: z.string().nullable(),
+  betaHost: z.boolean(),
+});
+export type PublicConfig = z.infer<typeof PublicConfig>;
+
+/** An ALTCHA proof-of-work challenge. */
+export const CaptchaChallenge = z.object({
+  algorithm: z.string(),
+  challenge: z.string(),
+  maxnumber: z.number().optional(),
+  salt: z.string(),
+  signature: z.string(),
+});
+export type CaptchaChallenge = z.infer<typeof CaptchaChallenge>;

@@ -1,0 +1,55 @@
+import { z } from "zod";
+
+/** Machine-readable error codes. The app turns each into a message in the user's language. */
+export const ErrorCode = z.enum([
+  "bad_request",
+  "validation_failed",
+  "unauthenticated",
+  "forbidden",
+  "not_found",
+  "rate_limited",
+  "invalid_credentials",
+  "captcha_failed",
+  "already_verified",
+  "link_invalid",
+  "link_expired",
+  "code_invalid",
+  "payload_too_large",
+  "internal",
+]);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+/** Why a single field was refused; the form shows the matching message under that field. */
+export const FieldErrorCode = z.enum([
+  "required",
+  "too_long",
+  "email_invalid",
+  "emails_different",
+  "password_short",
+  "passwords_different",
+  "terms_required",
+  "email_taken",
+  "invalid",
+]);
+export type FieldErrorCode = z.infer<typeof FieldErrorCode>;
+
+/** The one error body every failing call answers with. */
+export const ErrorBody = z.object({
+  message: z.string(),
+  code: ErrorCode,
+  fields: z.record(z.string(), FieldErrorCode).optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+const knownFieldCodes = new Set<string>(FieldErrorCode.options);
+
+/** Turns zod issues into `{ field: code }`, keeping the first issue per field. */
+export function fieldErrors(issues: readonly z.core.$ZodIssue[]): Record<string, FieldErrorCode> {
+  const fields: Record<string, FieldErrorCode> = {};
+  for (const issue of issues) {
+    const field = issue.path.map(String).join(".") || "_";
+    if (fields[field]) continue;
+    fields[field] = knownFieldCodes.has(issue.message) ? (issue.message as FieldErrorCode) : "invalid";
+  }
+  return fields;
+}

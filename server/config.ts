@@ -1,0 +1,84 @@
+import path from "node:path";
+import { z } from "zod";
+
+const flag = z
+  .enum(["1", "0", "true", "false", "yes", "no", "on", "off", ""])
+  .transform((v) => v === "1" || v === "true" || v === "yes" || v === "on");
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default("0.0.0.0"),
+  DATA_DIR: z.string().default("./data"),
+  PUBLIC_URL: z.string().url().optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  TRUST_PROXY: flag.default(false),
+  APP_SECRET: z.string().min(32).optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default("Cutroom <no-reply@cutroom.local>"),
+  CAPTCHA: z.enum(["altcha", "recaptcha", "off"]).optional(),
+  ALTCHA_MAX_NUMBER: z.coerce.number().int().min(10).max(10_000_000).default(100_000),
+  RECAPTCHA_SITE_KEY: z.string().optional(),
+  RECAPTCHA_SECRET: z.string().optional(),
+  RATE_LIMIT_LOGIN: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_REGISTER: z.coerce.number().int().min(1).default(5),
+  RATE_LIMIT_RESEND: z.coerce.number().int().min(1).default(3),
+  NEW_AI_URL: z.string().url().default("https://ai.cutroom.app/"),
+  PRICING_URL: z.string().url().default("https://cutroom.app/pricing"),
+  HELP_URL: z.string().url().default("https://help.cutroom.app/"),
+  CONTACT_URL: z.string().default("mailto:support@cutroom.app"),
+  TERMS_URL: z.string().url().default("https://cutroom.app/terms"),
+  FORGOT_PASSWORD_URL: z.string().url().default("https://cutroom.app/password/reset"),
+  AI_PRODUCT_URL: z.string().url().default("https://ai.cutroom.app/"),
+  SUNSET_REDIRECT_URL: z.string().url().optional(),
+  BETA_HOST: flag.default(false),
+  STATIC_DIR: z.string().default("./dist"),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+/** Environment → typed config. Every value has a default so `npm start` works alone. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const captcha = e.CAPTCHA ?? (e.RECAPTCHA_SECRET && e.RECAPTCHA_SITE_KEY ? "recaptcha" : "altcha");
+  if (captcha === "recaptcha" && !(e.RECAPTCHA_SECRET && e.RECAPTCHA_SITE_KEY)) {
+    throw new Error("Invalid configuration: CAPTCHA=recaptcha needs RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET");
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseFile: path.join(dataDir, "cutroom.sqlite"),
+    outboxDir: path.join(dataDir, "outbox"),
+    staticDir: path.resolve(e.STATIC_DIR),
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    appSecret: e.APP_SECRET,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    captcha: {
+      provider: captcha,
+      altchaMaxNumber: e.ALTCHA_MAX_NUMBER,
+      recaptchaSiteKey: e.RECAPTCHA_SITE_KEY ?? null,
+      recaptchaSecret: e.RECAPTCHA_SECRET ?? null,
+    },
+    rateLimits: { login: e.RATE_LIMIT_LOGIN, register: e.RATE_LIMIT_REGISTER, resend: e.RATE_LIMIT_RESEND },
+    links: {
+      newAiApp: e.NEW_AI_URL,
+      pricing: e.PRICING_URL,
+      help: e.HELP_URL,
+      contact: e.CONTACT_URL,
+      terms: e.TERMS_URL,
+      forgotPassword: e.FORGOT_PASSWORD_URL,
+      aiProduct: e.AI_PRODUCT_URL,
+    },
+    sunsetRedirectUrl: e.SUNSET_REDIRECT_URL ?? null,
+    betaHost: e.BETA_HOST,
+  } as const;
+}

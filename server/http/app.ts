@@ -1,0 +1,109 @@
+import Fastify, { type FastifyInstance } from "fastify";
+import helmet from "@fastify/helmet";
+import rateLimit from "@fastify/rate-limit";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { API_BASE } from "../../api/route";
+import type { ErrorBody } from "../../api/errors";
+import type { Config } from "../config";
+import type { Db } from "../db";
+import type { Accounts } from "../services/accounts";
+import type { CaptchaProvider } from "../services/captcha";
+import { authenticator, bearerToken } from "./auth";
+import { registerErrorHandling } from "./errors";
+import { registerStaticApp } from "./static";
+import { publicRoutes } from "./resources/public";
+import { userRoutes } from "./resources/user";
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  accounts: Accounts;
+  captcha: CaptchaProvider;
+}
+
+const REDACT = ["req.headers.authorization", "req.headers.cookie", "req.body.password", "req.body.password_confirmation"];
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: REDACT,
+      // Never log query strings: verification signatures and one-time codes travel there.
+      serializers: { req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: req.url.split("?")[0], ip: req.ip }) },
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  } as never) as unknown as FastifyInstance;
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", ...(config.captcha.provider === "recaptcha" ? ["https://www.google.com", "https://www.gstatic.com"] : [])],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        mediaSrc: ["'self'", "blob:"],
+        workerSrc: ["'self'", "blob:"],
+        connectSrc: ["'self'"],
+        frameSrc: config.captcha.provider === "recaptcha" ? ["https://www.google.com"] : ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, { global: false });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: "Cutroom API", version: "1" },
+      servers: [{ url: API_BASE }],
+      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: "/api/docs", staticCSP: true });
+
+  const authenticate = authenticator(deps.db);
+  const perMinute = (max: number, key: (ip: string, body: unknown, token?: string) => string) => ({
+    rateLimit: {
+      max,
+      timeWindow: 60_000,
+      keyGenerator: (req: { ip: string; body: unknown; headers: Record<string, unknown> }) =>
+        key(req.ip, req.body, bearerToken(req as never)),
+    },
+  });
+  await app.register(
+    async (api) => {
+      const hooks = {
+        authenticate,
+        options: {
+          "user.login": perMinute(config.rateLimits.login, (ip, body) => `login:${ip}:${String((body as { email?: unknown })?.email ?? "").toLowerCase()}`),
+          "user.register": perMinute(config.rateLimits.register, (ip) => `register:${ip}`),
+          "user.resendEmail": perMinute(config.rateLimits.resend, (ip, _b, token) => `resend:${token ?? ip}`),
+          "handoff.exchange": perMinute(config.rateLimits.login, (ip) => `handoff:${ip}`),
+        },
+      };
+      userRoutes(api, hooks, deps.accounts);
+      publicRoutes(api, hooks, deps);
+    },
+    { prefix: API_BASE },
+  );
+
+  const appShell = await registerStaticApp(app, config.staticDir);
+  app.setNotFoundHandler((request, reply) => {
+    const shell = appShell(request.url, request.method);
+    if (shell) return reply.header("cache-control", "no-cache").type("text/html").sendFile("index.html");
+    return reply.status(404).send({ message: `No route ${request.method} ${request.url.split("?")[0]}`, code: "not_found" } satisfies ErrorBody);
+  });
+  return app;
+}

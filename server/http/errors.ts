@@ -1,0 +1,63 @@
+import type { FastifyError, FastifyInstance } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { FieldErrorCode, type ErrorBody, type ErrorCode } from "../../api/errors";
+import { DomainError } from "../services/errors";
+
+const STATUS: Record<ErrorCode, number> = {
+  bad_request: 400,
+  validation_failed: 422,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  rate_limited: 429,
+  invalid_credentials: 422,
+  captcha_failed: 422,
+  already_verified: 409,
+  link_invalid: 400,
+  link_expired: 410,
+  code_invalid: 422,
+  payload_too_large: 413,
+  internal: 500,
+};
+
+export const statusOf = (code: ErrorCode) => STATUS[code];
+
+const fieldCodes = new Set<string>(FieldErrorCode.options);
+
+/** One error body for every failure; no stack trace leaves the server. */
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    let status: number;
+    let body: ErrorBody;
+    if (error instanceof DomainError) {
+      status = STATUS[error.code];
+      body = { message: error.message, code: error.code, ...(error.fields ? { fields: error.fields } : {}) };
+    } else if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields: Record<string, FieldErrorCode> = {};
+      for (const issue of error.validation) {
+        const field = issue.instancePath.replace(/^\//, "").replace(/\//g, ".") || "_";
+        fields[field] ??= fieldCodes.has(issue.message ?? "") ? (issue.message as FieldErrorCode) : "invalid";
+      }
+      const inBody = error.validationContext === "body";
+      status = inBody ? 422 : 400;
+      body = { message: inBody ? "Some fields are not valid" : "Bad request", code: inBody ? "validation_failed" : "bad_request", fields };
+    } else if (error.statusCode === 429) {
+      status = 429;
+      body = { message: "Too many attempts. Wait a minute and try again.", code: "rate_limited" };
+    } else if (error.statusCode === 413) {
+      status = 413;
+      body = { message: "The request is too large", code: "payload_too_large" };
+    } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      // Malformed JSON, wrong content type, and other client faults.
+      status = 400;
+      body = { message: "Bad request", code: "bad_request" };
+    } else {
+      request.log.error({ err: error }, "unhandled error");
+      status = 500;
+      body = { message: "Internal server error", code: "internal" };
+    }
+    if (status < 500) request.log.info({ code: body.code, status }, "request refused");
+    return reply.status(status).send(body);
+  });
+
+}

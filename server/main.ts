@@ -1,0 +1,84 @@
+import type { FastifyInstance } from "fastify";
+import { loadConfig, type Config } from "./config";
+import { migrate, openSqlite, type Db } from "./db";
+import { seedPlans } from "./db/plans";
+import { getOrCreateSetting, randomSecret } from "./db/settings";
+import { buildApp } from "./http/app";
+import { loadServerI18n } from "./notify/i18n";
+import { outboxMailer, smtpMailer, type Mailer } from "./notify/mail";
+import { createAccounts } from "./services/accounts";
+import { altchaProvider, noCaptcha, recaptchaProvider, type CaptchaProvider } from "./services/captcha";
+
+export interface Server {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export interface Overrides {
+  mailer?: Mailer;
+  captcha?: CaptchaProvider;
+}
+
+/** Composition root: config → db (migrate) → services → http. */
+export async function createServer(config: Config = loadConfig(), overrides: Overrides = {}): Promise<Server> {
+  const db = openSqlite(config.databaseFile);
+  await migrate(db);
+  await seedPlans(db);
+  const secret = config.appSecret ?? (await getOrCreateSetting(db, "app_secret", randomSecret));
+
+  const captcha =
+    overrides.captcha ??
+    (config.captcha.provider === "off"
+      ? noCaptcha
+      : config.captcha.provider === "recaptcha"
+        ? recaptchaProvider(config.captcha.recaptchaSecret!)
+        : altchaProvider(db, secret, config.captcha.altchaMaxNumber));
+
+  // The mailer needs a logger, and the logger is made with the app; a late-bound reference joins them.
+  let mailer: Mailer | undefined = overrides.mailer;
+  const lateMailer: Mailer = { send: (mail) => mailer!.send(mail) };
+  const accounts = createAccounts({ db, mailer: lateMailer, captcha, secret, publicUrl: config.publicUrl, i18n: loadServerI18n() });
+  const app = await buildApp({ config, db, accounts, captcha });
+  mailer ??= config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(config.outboxDir, config.mailFrom, app.log);
+
+  return {
+    app,
+    db,
+    config,
+    async close() {
+      await app.close();
+      await db.destroy();
+    },
+  };
+}
+
+/** Runs until SIGINT/SIGTERM, then drains requests and closes the database. */
+export async function run(config: Config = loadConfig()): Promise<Server> {
+  const server = await createServer(config);
+  await server.app.listen({ port: config.port, host: config.host });
+  const { log } = server.app;
+  log.info(`Cutroom is running at ${config.publicUrl} (data in ${config.dataDir})`);
+  if (config.captcha.provider === "off") log.warn("CAPTCHA=off: registration is not protected. Use this only for tests.");
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal} received, shutting down`);
+    const force = setTimeout(() => process.exit(1), 10_000).unref();
+    await server.close();
+    clearTimeout(force);
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void stop("SIGINT"));
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  return server;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  run().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

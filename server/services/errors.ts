@@ -1,0 +1,15 @@
+import type { ErrorCode, FieldErrorCode } from "../../api/errors";
+
+/** A refusal the user can act on. The HTTP layer maps `code` to a status. */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly fields?: Record<string, FieldErrorCode>,
+  ) {
+    super(message);
+    this.name = "DomainError";
+  }
+}
+
+export const notFound = (what = "Not found") => new DomainError("not_found", what);

@@ -1,0 +1,80 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from "vite";
+import react from "@vitejs/plugin-react";
+import babel from "@rolldown/plugin-babel";
+import { lingui } from "@lingui/vite-plugin";
+import { tanstackRouter } from "@tanstack/router-plugin/vite";
+import { VitePWA } from "vite-plugin-pwa";
+
+const linguiMacro = () => babel({ plugins: ["@lingui/babel-plugin-lingui-macro"] });
+const apiTarget = `http://localhost:${process.env.PORT ?? 8080}`;
+
+export default defineConfig({
+  plugins: [
+    tanstackRouter({
+      target: "react",
+      autoCodeSplitting: true,
+      routesDirectory: "src/routes",
+      generatedRouteTree: "src/routeTree.gen.ts",
+    }),
+    react(),
+    linguiMacro(),
+    lingui(),
+    VitePWA({
+      strategies: "injectManifest",
+      srcDir: "sw",
+      filename: "service-worker.ts",
+      injectRegister: false,
+      registerType: "prompt",
+      manifest: {
+        name: "Cutroom",
+        short_name: "Cutroom",
+        description: "AI-assisted video editor: silences cut, subtitles, music, storyboard.",
+        theme_color: "#5b3df5",
+        background_color: "#111018",
+        display: "standalone",
+        start_url: "/",
+        scope: "/",
+        icons: [
+          { src: "/icons/icon-192.png", sizes: "192x192", type: "image/png" },
+          { src: "/icons/icon-512.png", sizes: "512x512", type: "image/png" },
+          { src: "/icons/maskable-512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
+        ],
+      },
+      injectManifest: {
+        globPatterns: ["**/*.{js,css,html,svg,png,webmanifest}"],
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
+  worker: {
+    format: "es",
+    plugins: () => [linguiMacro(), lingui()],
+  },
+  build: { outDir: "dist", sourcemap: true, chunkSizeWarningLimit: 1500 },
+  server: { proxy: { "/api": apiTarget } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.{ts,tsx}"],
+          environment: "jsdom",
+          setupFiles: ["tests/unit/setup.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          environment: "node",
+          pool: "forks",
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
