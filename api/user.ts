@@ -15,6 +15,16 @@ const password = () =>
     .min(PASSWORD_MIN, { error: "password_short" })
     .max(PASSWORD_MAX, { error: "too_long" });
 
+/** A "must equal" check that still runs when other fields already failed, so every error shows at once. */
+const sameAs = (field: string, other: string, message: "emails_different" | "passwords_different") => ({
+  path: [field],
+  message,
+  when: (payload: { value: unknown }) => {
+    const value = payload.value as Record<string, unknown> | undefined;
+    return typeof value?.[field] === "string" && typeof value?.[other] === "string";
+  },
+});
+
 /** What POST /register carries (SPEC §3 Registration payload; confirm_email is not sent). */
 export const RegisterBody = z
   .object({
@@ -29,11 +39,7 @@ export const RegisterBody = z
     referral: z.string().trim().max(64).nullish(),
     clickid: z.string().trim().max(255).nullish(),
   })
-  .superRefine((value, ctx) => {
-    if (value.password_confirmation !== value.password) {
-      ctx.addIssue({ code: "custom", path: ["password_confirmation"], message: "passwords_different" });
-    }
-  });
+  .refine((v) => v.password_confirmation === v.password, sameAs("password_confirmation", "password", "passwords_different"));
 export type RegisterBody = z.input<typeof RegisterBody>;
 
 /** The registration form: the payload plus confirm_email, which never leaves the browser. */
@@ -48,14 +54,8 @@ export const RegisterForm = z
     password_confirmation: z.string(),
     terms: z.literal(true, { error: "terms_required" }),
   })
-  .superRefine((value, ctx) => {
-    if (value.confirm_email.trim().toLowerCase() !== value.email.trim().toLowerCase()) {
-      ctx.addIssue({ code: "custom", path: ["confirm_email"], message: "emails_different" });
-    }
-    if (value.password_confirmation !== value.password) {
-      ctx.addIssue({ code: "custom", path: ["password_confirmation"], message: "passwords_different" });
-    }
-  });
+  .refine((v) => v.confirm_email.trim().toLowerCase() === v.email.trim().toLowerCase(), sameAs("confirm_email", "email", "emails_different"))
+  .refine((v) => v.password_confirmation === v.password, sameAs("password_confirmation", "password", "passwords_different"));
 export type RegisterForm = z.input<typeof RegisterForm>;
 
 export const RegisterResponse = z.object({

@@ -1,0 +1,10 @@
+import { Link } from "@tanstack/react-router";
+
+export function Logo() {
+  return (
+    <Link to="/" className="logo" aria-label="Cutroom">
+      <img src="/icons/logo.svg" alt="" width="28" height="28" />
+      <span>Cutroom</span>
+    </Link>
+  );
+}

@@ -1,0 +1,38 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { Link } from "@tanstack/react-router";
+import type { UserRow } from "../db";
+import { formatStorage } from "../lib/format";
+import { useConfig } from "./hooks";
+import { Logo } from "./Logo";
+import { UserMenu } from "./UserMenu";
+
+/** Project list, storage badge, Upgrade for free users, the user menu. */
+export function TopBar({ user }: { user: UserRow }) {
+  const { t } = useLingui();
+  const config = useConfig();
+  const storage = formatStorage(user.total_used_storage, user.max_storage);
+  return (
+    <header className="top-bar">
+      <Logo />
+      <div className="top-bar-end">
+        {config?.betaHost && (
+          <a className="badge" href={config.links.aiProduct}>
+            <Trans>See production version</Trans>
+          </a>
+        )}
+        <Link to="/open" className="btn btn-ghost">
+          <Trans>Projects</Trans>
+        </Link>
+        <span className="badge storage-badge" role="status" aria-label={t`Storage used: ${storage}`}>
+          {storage}
+        </span>
+        {user.video_tier < 1 && config && (
+          <a className="btn btn-primary" href={config.links.pricing} target="_blank" rel="noopener noreferrer">
+            <Trans>Upgrade</Trans>
+          </a>
+        )}
+        <UserMenu user={user} />
+      </div>
+    </header>
+  );
+}

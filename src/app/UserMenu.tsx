@@ -1,0 +1,103 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useNavigate } from "@tanstack/react-router";
+import {
+  Button,
+  Header,
+  Menu,
+  MenuItem,
+  MenuSection,
+  MenuTrigger,
+  Popover,
+  Separator,
+  SubmenuTrigger,
+  type Selection,
+} from "react-aria-components";
+import { LOCALES, type Locale } from "../../api/locales";
+import type { UserRow } from "../db";
+import { LOCALE_NAMES } from "../i18n/locale";
+import { worker } from "../worker";
+import { promptInstall, useCanInstall } from "./install";
+import { useConfig } from "./hooks";
+
+const initials = (user: UserRow) => `${user.first_name[0] ?? ""}${user.last_name[0] ?? ""}`.toUpperCase() || "?";
+
+export function Avatar({ user }: { user: UserRow }) {
+  return (
+    <span className="avatar" aria-hidden="true">
+      {initials(user)}
+    </span>
+  );
+}
+
+/** Name, email, avatar, language, my plan, install app (when offered), exit. */
+export function UserMenu({ user }: { user: UserRow }) {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const canInstall = useCanInstall();
+  const config = useConfig();
+
+  async function exit() {
+    await worker.logout();
+    await navigate({ to: "/login" });
+  }
+
+  const chooseLanguage = (keys: Selection) => {
+    const [locale] = keys === "all" ? [] : [...keys];
+    if (locale && locale !== user.locale) void worker.setLocale(locale as Locale);
+  };
+
+  return (
+    <MenuTrigger>
+      <Button className="user-button" aria-label={t`Account menu for ${user.name}`}>
+        <Avatar user={user} />
+        <span className="user-button-name">{user.first_name}</span>
+      </Button>
+      <Popover className="popover" placement="bottom end">
+        <Menu className="menu" aria-label={t`Account`}>
+          <MenuSection>
+            <Header className="menu-header">
+              <Avatar user={user} />
+              <span>
+                <strong>{user.name}</strong>
+                <span className="muted">{user.email}</span>
+              </span>
+            </Header>
+          </MenuSection>
+          <Separator className="menu-separator" />
+          <SubmenuTrigger>
+            <MenuItem className="menu-item" textValue={t`Language`}>
+              <Trans>Language</Trans>: {LOCALE_NAMES[user.locale]}
+            </MenuItem>
+            <Popover className="popover">
+              <Menu
+                className="menu"
+                aria-label={t`Language`}
+                selectionMode="single"
+                selectedKeys={[user.locale]}
+                onSelectionChange={chooseLanguage}
+              >
+                {LOCALES.map((locale) => (
+                  <MenuItem key={locale} id={locale} className="menu-item" textValue={LOCALE_NAMES[locale]} lang={locale}>
+                    {LOCALE_NAMES[locale]}
+                  </MenuItem>
+                ))}
+              </Menu>
+            </Popover>
+          </SubmenuTrigger>
+          <MenuItem className="menu-item" href={config?.links.pricing} target="_blank" textValue={t`My plan`}>
+            <Trans>My plan</Trans>: {user.plan.nickname.split(" - ")[0]}
+          </MenuItem>
+          {canInstall && (
+            <MenuItem className="menu-item" onAction={() => void promptInstall()}>
+              <Trans>Install app</Trans>
+            </MenuItem>
+          )}
+          <Separator className="menu-separator" />
+          <MenuItem className="menu-item" onAction={() => void exit()}>
+            <Trans>Exit</Trans>
+          </MenuItem>
+        </Menu>
+      </Popover>
+    </MenuTrigger>
+  );
+}

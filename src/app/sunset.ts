@@ -1,0 +1,27 @@
+import { db } from "../db";
+
+/**
+ * SPEC §2 "Navigation reset", a sunset mode that is off unless SUNSET_REDIRECT_URL is set:
+ * clear storage, caches, service workers and cookies, sign out, and send the browser on.
+ */
+export async function sunsetReset(target: string): Promise<never> {
+  try {
+    localStorage.clear();
+    sessionStorage.clear();
+    if ("caches" in window) for (const key of await caches.keys()) await caches.delete(key);
+    if ("serviceWorker" in navigator) for (const reg of await navigator.serviceWorker.getRegistrations()) await reg.unregister();
+    for (const cookie of document.cookie.split(";")) {
+      const name = cookie.split("=")[0]?.trim();
+      if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+    }
+    await db.signOutLocally();
+  } finally {
+    window.location.replace(target);
+  }
+  return new Promise<never>(() => undefined);
+}
+
+export async function sunsetIfConfigured(): Promise<void> {
+  const target = (await db.config())?.sunsetRedirectUrl;
+  if (target) await sunsetReset(target);
+}

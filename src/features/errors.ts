@@ -1,0 +1,57 @@
+import { msg } from "@lingui/core/macro";
+import type { I18n, MessageDescriptor } from "@lingui/core";
+import type { ErrorCode, FieldErrorCode } from "../../api/errors";
+import type { Failure } from "../../workers/status";
+
+const CODE_MESSAGES: Record<ErrorCode, MessageDescriptor> = {
+  bad_request: msg`Bad request`,
+  validation_failed: msg`Some fields are not valid. Check the form and try again.`,
+  unauthenticated: msg`Please authenticate`,
+  forbidden: msg`You are not allowed to do that.`,
+  not_found: msg`We could not find what you asked for.`,
+  rate_limited: msg`Too many attempts. Wait a minute and try again.`,
+  invalid_credentials: msg`Invalid e-mail address or password`,
+  captcha_failed: msg`We could not confirm you are human. Try again.`,
+  already_verified: msg`Your email is already confirmed.`,
+  link_invalid: msg`This link is not valid.`,
+  link_expired: msg`This link has expired.`,
+  code_invalid: msg`This link has expired. Open it again from Cutroom.`,
+  payload_too_large: msg`The request is too large.`,
+  internal: msg`Internal server error`,
+};
+
+const FIELD_MESSAGES: Record<FieldErrorCode, MessageDescriptor> = {
+  required: msg`This field is required`,
+  too_long: msg`This is too long`,
+  email_invalid: msg`Enter a valid email address`,
+  emails_different: msg`Emails are different`,
+  password_short: msg`The password should be at least 8 characters long`,
+  passwords_different: msg`Passwords are different`,
+  terms_required: msg`Accept the terms of use to continue`,
+  email_taken: msg`This email is already registered`,
+  invalid: msg`This value is not valid`,
+};
+
+/** SPEC §8 in the user's language: what a failed call tells them. */
+export function failureMessage(i18n: I18n, failure: Failure): string {
+  switch (failure.kind) {
+    case "bad_request":
+      return i18n._(CODE_MESSAGES.bad_request);
+    case "signed_out":
+      return i18n._(CODE_MESSAGES.unauthenticated);
+    case "internal":
+      return i18n._(CODE_MESSAGES.internal);
+    case "network":
+      return i18n._(msg`No connection. Check your network and try again.`);
+    case "body":
+      return i18n._(CODE_MESSAGES[failure.body.code]);
+  }
+}
+
+export const fieldMessage = (i18n: I18n, code: FieldErrorCode) => i18n._(FIELD_MESSAGES[code]);
+
+/** Field errors of a failure (a 422 with `fields`), translated. */
+export function failureFields(i18n: I18n, failure: Failure): Record<string, string> {
+  if (failure.kind !== "body" || !failure.body.fields) return {};
+  return Object.fromEntries(Object.entries(failure.body.fields).map(([field, code]) => [field, fieldMessage(i18n, code)]));
+}

@@ -1,0 +1,30 @@
+import { createRootRoute, Outlet } from "@tanstack/react-router";
+import { Trans } from "@lingui/react/macro";
+import { Link } from "@tanstack/react-router";
+import { TopBanner } from "../app/TopBanner";
+import { sunsetIfConfigured } from "../app/sunset";
+import { Toasts } from "../ui/Toast";
+
+export const Route = createRootRoute({
+  beforeLoad: () => sunsetIfConfigured(),
+  component: () => (
+    <>
+      <a href="#main" className="skip-link">
+        <Trans>Skip to content</Trans>
+      </a>
+      <TopBanner />
+      <Outlet />
+      <Toasts />
+    </>
+  ),
+  notFoundComponent: () => (
+    <main className="centered-page" id="main">
+      <h1>
+        <Trans>Page not found</Trans>
+      </h1>
+      <Link to="/" className="btn btn-primary">
+        <Trans>Go home</Trans>
+      </Link>
+    </main>
+  ),
+});

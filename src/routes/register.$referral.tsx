@@ -1,0 +1,12 @@
+import { createFileRoute } from "@tanstack/react-router";
+import { RegisterView, registerSearch, refuseOnBetaHost } from "../features/auth/RegisterView";
+
+export const Route = createFileRoute("/register/$referral")({
+  validateSearch: registerSearch,
+  beforeLoad: refuseOnBetaHost,
+  component: function RegisterWithReferral() {
+    const { referral } = Route.useParams();
+    const { irclickid } = Route.useSearch();
+    return <RegisterView referral={referral} clickid={irclickid ?? null} />;
+  },
+});

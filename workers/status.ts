@@ -1,0 +1,28 @@
+import { ErrorBody } from "../api/errors";
+
+/** Why a call failed, after SPEC §8's status mapping. */
+export type Failure =
+  | { kind: "bad_request" }
+  | { kind: "signed_out" }
+  | { kind: "body"; status: number; body: ErrorBody }
+  | { kind: "internal" }
+  | { kind: "network" };
+
+export type Result<T> = { ok: true; data: T } | { ok: false; failure: Failure };
+
+/** URLs of the user's own resources: a 403 there means the session is no longer good. */
+export const isUserResource = (path: string) => /^\/user(\/|$|\?)/.test(path);
+
+/**
+ * SPEC §8: 400 → "Bad request"; 401, and 403 on a user resource → sign out; 406 → the body;
+ * 500 → "Internal server error"; anything else → the body.
+ */
+export function classifyFailure(status: number, path: string, body: unknown): Failure {
+  if (status === 400) return { kind: "bad_request" };
+  if (status === 401 || (status === 403 && isUserResource(path))) return { kind: "signed_out" };
+  if (status === 500) return { kind: "internal" };
+  const parsed = ErrorBody.safeParse(body);
+  if (parsed.success) return { kind: "body", status, body: parsed.data };
+  if (status > 500) return { kind: "internal" };
+  return { kind: "body", status, body: { message: typeof body === "string" ? body : "", code: "bad_request" } };
+}
