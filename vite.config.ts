@@ -71,6 +71,7 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
           pool: "forks",
+          globalSetup: ["tests/integration/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

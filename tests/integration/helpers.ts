@@ -1,0 +1,76 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { solveChallenge } from "altcha-lib";
+import { loadConfig } from "../../server/config";
+import { createServer, type Server } from "../../server/main";
+import type { Mail, Mailer } from "../../server/notify/mail";
+
+export interface TestServer extends Server {
+  mails: Mail[];
+  dataDir: string;
+  /** Registers through the API with a solved captcha; answers the response. */
+  register(overrides?: Record<string, unknown>): Promise<{ statusCode: number; json: () => any }>;
+  /** Registers, follows the verification link and signs in; answers the api token. */
+  signUp(email?: string, locale?: string): Promise<{ token: string; email: string }>;
+  captchaPayload(): Promise<string>;
+}
+
+let counter = 0;
+
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-it-"));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ALTCHA_MAX_NUMBER: "2000", RATE_LIMIT_LOGIN: "1000", RATE_LIMIT_REGISTER: "1000", RATE_LIMIT_RESEND: "1000", STATIC_DIR: path.join(dataDir, "no-app"), ...env });
+  const mails: Mail[] = [];
+  const mailer: Mailer = { send: async (mail) => void mails.push(mail) };
+  const server = await createServer(config, { mailer });
+
+  const captchaPayload = async () => {
+    const res = await server.app.inject({ method: "GET", url: "/api/v1/captcha/challenge" });
+    const c = res.json();
+    const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
+    return Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution!.number, salt: c.salt, signature: c.signature })).toString("base64");
+  };
+
+  const register = async (overrides: Record<string, unknown> = {}) => {
+    counter += 1;
+    const email = `user${counter}-${Date.now()}@example.com`;
+    const body = {
+      locale: "en",
+      first_name: "Ana",
+      last_name: "Silva",
+      email,
+      password: "secret123",
+      password_confirmation: "secret123",
+      terms: true,
+      "g-recaptcha-response": config.captcha.provider === "off" ? "" : await captchaPayload(),
+      ...overrides,
+    };
+    return server.app.inject({ method: "POST", url: "/api/v1/register", payload: body });
+  };
+
+  const signUp = async (email?: string, locale = "en") => {
+    const res = await register({ ...(email ? { email } : {}), locale });
+    if (res.statusCode !== 201) throw new Error(`register failed: ${res.body}`);
+    const address = res.json().email as string;
+    const link = mails.filter((m) => m.to === address).at(-1)!.links![0]!;
+    await server.app.inject({ method: "GET", url: new URL(link).pathname + new URL(link).search });
+    const login = await server.app.inject({ method: "POST", url: "/api/v1/user/login", payload: { email: address, password: "secret123" } });
+    return { token: login.json().api_token as string, email: address };
+  };
+
+  return {
+    ...server,
+    mails,
+    dataDir,
+    register,
+    signUp,
+    captchaPayload,
+    async close() {
+      await server.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
