@@ -11,6 +11,11 @@ export function LeftMenu() {
   const { t } = useLingui();
   const config = useConfig();
   const [open, setOpen] = useState(false);
+  // After choosing a page, close the menu and take focus to the page's content.
+  const chosen = () => {
+    setOpen(false);
+    requestAnimationFrame(() => document.getElementById("main")?.focus());
+  };
   return (
     <nav
       className="left-menu"
@@ -23,17 +28,17 @@ export function LeftMenu() {
       </button>
       <ul>
         <li>
-          <Link to="/" activeOptions={{ exact: true }} onClick={() => setOpen(false)}>
+          <Link to="/" activeOptions={{ exact: true }} onClick={chosen}>
             <Trans>Home</Trans>
           </Link>
         </li>
         <li>
-          <Link to="/open" onClick={() => setOpen(false)}>
+          <Link to="/open" onClick={chosen}>
             <Trans>Project list</Trans>
           </Link>
         </li>
         <li>
-          <Link to="/library" onClick={() => setOpen(false)}>
+          <Link to="/library" onClick={chosen}>
             <Trans>Media</Trans>
           </Link>
         </li>

@@ -1,20 +1,29 @@
-import { Outlet, useLocation, useNavigate } from "@tanstack/react-router";
-import { useEffect } from "react";
+import { Outlet, useNavigate, useRouter } from "@tanstack/react-router";
+import { useEffect, useRef } from "react";
 import { ErrorsBanner } from "./ErrorsBanner";
 import { useCurrentUser } from "./hooks";
 import { LeftMenu } from "./LeftMenu";
 import { TopBar } from "./TopBar";
+import { takeDeliberateSignOut } from "./session";
 
 /** The signed-in frame. Leaves for /login the moment the stored user goes away (logout, 401). */
 export function Shell() {
   const user = useCurrentUser();
   const navigate = useNavigate();
-  const location = useLocation();
+  const router = useRouter();
+  const leaving = useRef(false);
 
   useEffect(() => {
-    if (user === null) void navigate({ to: "/login", search: { redirect: location.href } });
-    else if (user && !user.email_verified_at) void navigate({ to: "/verify-email", search: {} });
-  }, [user, navigate, location.href]);
+    if (leaving.current || user === undefined) return;
+    if (user === null) {
+      leaving.current = true;
+      const redirect = takeDeliberateSignOut() ? undefined : router.state.location.href;
+      void navigate({ to: "/login", search: { redirect }, replace: true });
+    } else if (!user.email_verified_at) {
+      leaving.current = true;
+      void navigate({ to: "/verify-email", search: {}, replace: true });
+    }
+  }, [user, navigate, router]);
 
   if (!user) return null;
   return (
@@ -23,7 +32,7 @@ export function Shell() {
       <ErrorsBanner />
       <div className="shell-body">
         <LeftMenu />
-        <main className="shell-main" id="main">
+        <main className="shell-main" id="main" tabIndex={-1}>
           <Outlet />
         </main>
       </div>

@@ -1,5 +1,4 @@
 import { Trans, useLingui } from "@lingui/react/macro";
-import { useNavigate } from "@tanstack/react-router";
 import {
   Button,
   Header,
@@ -18,6 +17,7 @@ import { LOCALE_NAMES } from "../i18n/locale";
 import { worker } from "../worker";
 import { promptInstall, useCanInstall } from "./install";
 import { useConfig } from "./hooks";
+import { signOut } from "./session";
 
 const initials = (user: UserRow) => `${user.first_name[0] ?? ""}${user.last_name[0] ?? ""}`.toUpperCase() || "?";
 
@@ -32,14 +32,9 @@ export function Avatar({ user }: { user: UserRow }) {
 /** Name, email, avatar, language, my plan, install app (when offered), exit. */
 export function UserMenu({ user }: { user: UserRow }) {
   const { t } = useLingui();
-  const navigate = useNavigate();
   const canInstall = useCanInstall();
   const config = useConfig();
 
-  async function exit() {
-    await worker.logout();
-    await navigate({ to: "/login" });
-  }
 
   const chooseLanguage = (keys: Selection) => {
     const [locale] = keys === "all" ? [] : [...keys];
@@ -93,7 +88,7 @@ export function UserMenu({ user }: { user: UserRow }) {
             </MenuItem>
           )}
           <Separator className="menu-separator" />
-          <MenuItem className="menu-item" onAction={() => void exit()}>
+          <MenuItem className="menu-item" onAction={() => void signOut()}>
             <Trans>Exit</Trans>
           </MenuItem>
         </Menu>

@@ -1,3 +1,4 @@
+import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256 } from "../../server/db/tokens";
 import { bearer, startTestServer, type TestServer } from "./helpers";
@@ -8,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const inject = (...args: Parameters<TestServer["app"]["inject"]>) => server.app.inject(...args);
+const inject = (options: InjectOptions) => server.app.inject(options);
 const linkPath = (link: string) => new URL(link).pathname + new URL(link).search;
 
 describe("an account from registration to sign-out", () => {

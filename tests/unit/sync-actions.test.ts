@@ -71,7 +71,7 @@ describe("the sync worker's account actions", () => {
   });
 
   it("clears the stored sign-in before each attempt, so a failed attempt leaves nobody signed in", async () => {
-    await db.users.put({ ...(user as never), key: "me" });
+    await db.users.put({ ...user, key: "me" } as never);
     await db.auth.put({ key: "token", token: "old" });
     reply("POST /api/v1/user/login", { status: 422, body: { message: "Invalid e-mail address or password", code: "invalid_credentials" } });
     const result = await actions.login("ana@example.com", "wrong");
@@ -84,7 +84,7 @@ describe("the sync worker's account actions", () => {
   });
 
   it("sends the bearer token and removes the stored user when the server answers 401", async () => {
-    await db.users.put({ ...(user as never), key: "me" });
+    await db.users.put({ ...user, key: "me" } as never);
     await db.auth.put({ key: "token", token: "revoked" });
     reply("GET /api/v1/user", { status: 401, body: { message: "Please authenticate", code: "unauthenticated" } });
     const result = await actions.refreshUser();
@@ -94,7 +94,7 @@ describe("the sync worker's account actions", () => {
   });
 
   it("keeps the stored user when the network is down", async () => {
-    await db.users.put({ ...(user as never), key: "me" });
+    await db.users.put({ ...user, key: "me" } as never);
     await db.auth.put({ key: "token", token: "t" });
     const result = await actions.refreshUser();
     expect(result).toEqual({ ok: false, failure: { kind: "network" } });
@@ -102,7 +102,7 @@ describe("the sync worker's account actions", () => {
   });
 
   it("logout clears the stored user even when the server cannot be reached", async () => {
-    await db.users.put({ ...(user as never), key: "me" });
+    await db.users.put({ ...user, key: "me" } as never);
     await db.auth.put({ key: "token", token: "t" });
     await actions.logout();
     expect(await db.currentUser()).toBeNull();
@@ -110,7 +110,7 @@ describe("the sync worker's account actions", () => {
   });
 
   it("changes the language in the mirror at once and saves it on the server", async () => {
-    await db.users.put({ ...(user as never), key: "me" });
+    await db.users.put({ ...user, key: "me" } as never);
     await db.auth.put({ key: "token", token: "t" });
     reply("POST /api/v1/user/locale/de", { status: 200, body: { ...user, locale: "de" } });
     const pending = actions.setLocale("de");

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { fieldErrors } from "../../api/errors";
 import { LoginBody, RegisterBody, RegisterForm } from "../../api/user";
 
@@ -13,9 +14,9 @@ const validForm = {
   terms: true,
 } as const;
 
-const errorsOf = (schema: { safeParse: (v: unknown) => { success: boolean; error?: { issues: never[] } } }, value: unknown) => {
+const errorsOf = (schema: z.ZodType, value: unknown): Record<string, string> => {
   const result = schema.safeParse(value);
-  return result.success ? {} : fieldErrors(result.error!.issues);
+  return result.success ? {} : fieldErrors(result.error.issues);
 };
 
 describe("registration rules (SPEC §5)", () => {

@@ -1,0 +1,50 @@
+import { defineConfig } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 8181);
+export const E2E_DATA_DIR = ".tmp/e2e-data";
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"], ["json", { outputFile: ".tmp/e2e-results.json" }]] : [["list"], ["json", { outputFile: ".tmp/e2e-results.json" }]],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    locale: "en-US",
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { browserName: "chromium" } }],
+  webServer: {
+    // A fresh data folder every run; the app is built first when its sources changed.
+    command: `node -e "require('fs').rmSync('${E2E_DATA_DIR}',{recursive:true,force:true})" && npx tsx server/start.ts`,
+    url: `http://localhost:${PORT}/api/v1/config`,
+    reuseExistingServer: false,
+    timeout: 300_000,
+    stdout: "pipe",
+    env: {
+      PORT: String(PORT),
+      DATA_DIR: E2E_DATA_DIR,
+      ALTCHA_MAX_NUMBER: "20000",
+      LOG_LEVEL: "warn",
+      RATE_LIMIT_LOGIN: "200",
+      RATE_LIMIT_REGISTER: "200",
+    },
+  },
+});

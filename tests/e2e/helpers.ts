@@ -1,0 +1,73 @@
+import fs from "node:fs";
+import path from "node:path";
+import { solveChallenge } from "altcha-lib";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { E2E_DATA_DIR } from "../../playwright.config";
+
+export const PASSWORD = "secret123";
+let counter = 0;
+export const uniqueEmail = (tag = "user") => `${tag}-${Date.now()}-${++counter}@example.com`;
+
+/** The newest message written to the outbox for this address. */
+export async function outboxMailTo(email: string): Promise<{ subject: string; text: string; links: string[] }> {
+  const dir = path.join(E2E_DATA_DIR, "outbox");
+  let found: { to: string; subject: string; text: string; links: string[] } | undefined;
+  await expect
+    .poll(() => {
+      if (!fs.existsSync(dir)) return false;
+      const mails = fs
+        .readdirSync(dir)
+        .sort()
+        .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")))
+        .filter((m) => m.to === email.toLowerCase());
+      found = mails.at(-1);
+      return !!found;
+    })
+    .toBe(true);
+  return found!;
+}
+
+/** A translation from a catalog, so tests check what the user sees without hard-coding it. */
+export function translation(locale: string, english: string): string {
+  const po = fs.readFileSync(path.resolve("locales", locale, "messages.po"), "utf8");
+  const entry = po.split("\n\n").find((block) => block.includes(`msgid ${JSON.stringify(english)}`));
+  const line = entry?.split("\n").find((l) => l.startsWith("msgstr "));
+  if (!line) throw new Error(`no ${locale} translation for ${english}`);
+  return JSON.parse(line.slice(7));
+}
+
+async function solvedCaptcha(request: APIRequestContext): Promise<string> {
+  const c = await (await request.get("/api/v1/captcha/challenge")).json();
+  const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
+  return Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution!.number, salt: c.salt, signature: c.signature })).toString("base64");
+}
+
+/** Registers through the API (with a solved captcha); optionally confirms the email. */
+export async function createUser(request: APIRequestContext, options: { verified?: boolean; locale?: string } = {}) {
+  const email = uniqueEmail();
+  const res = await request.post("/api/v1/register", {
+    data: {
+      locale: options.locale ?? "en",
+      first_name: "Rui",
+      last_name: "Costa",
+      email,
+      password: PASSWORD,
+      password_confirmation: PASSWORD,
+      terms: true,
+      "g-recaptcha-response": await solvedCaptcha(request),
+    },
+  });
+  expect(res.status()).toBe(201);
+  if (options.verified !== false) {
+    const mail = await outboxMailTo(email);
+    await request.get(mail.links[0]!, { maxRedirects: 0 });
+  }
+  return { email, password: PASSWORD };
+}
+
+export async function signIn(page: Page, email: string, password = PASSWORD) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByLabel("Password").press("Enter");
+}
