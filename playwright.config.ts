@@ -10,7 +10,8 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [["list"], ["json", { outputFile: ".tmp/e2e-results.json" }]] : [["list"], ["json", { outputFile: ".tmp/e2e-results.json" }]],
+  forbidOnly: !!process.env.CI,
+  reporter: [["list"], ["json", { outputFile: ".tmp/e2e-results.json" }]],
   use: {
     baseURL: `http://localhost:${PORT}`,
     locale: "en-US",

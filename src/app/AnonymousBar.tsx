@@ -2,9 +2,11 @@ import { Trans } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
 import { AnonymousLanguagePicker } from "./LanguagePicker";
 import { Logo } from "./Logo";
+import { useConfig } from "./hooks";
 
 /** The top bar for visitors: the logo, one link (sign in or create account) and the language. */
 export function AnonymousBar({ link }: { link: "login" | "register" | "none" }) {
+  const config = useConfig();
   return (
     <header className="top-bar">
       <Logo />
@@ -15,7 +17,7 @@ export function AnonymousBar({ link }: { link: "login" | "register" | "none" }) 
             <Trans>Sign in</Trans>
           </Link>
         )}
-        {link === "register" && (
+        {link === "register" && config && !config.betaHost && (
           <Link to="/register" className="btn btn-ghost">
             <Trans>Create account</Trans>
           </Link>

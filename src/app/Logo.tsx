@@ -4,7 +4,7 @@ export function Logo() {
   return (
     <Link to="/" className="logo" aria-label="Cutroom">
       <img src="/icons/logo.svg" alt="" width="28" height="28" />
-      <span>Cutroom</span>
+      <span className="narrow-hidden">Cutroom</span>
     </Link>
   );
 }

@@ -21,7 +21,12 @@ export function TopBar({ user }: { user: UserRow }) {
           </a>
         )}
         <Link to="/open" className="btn btn-ghost">
-          <Trans>Projects</Trans>
+          <svg className="icon" viewBox="0 0 24 24" aria-hidden="true">
+            <path d="M3 6h7l2 2h9v11H3z" />
+          </svg>
+          <span className="narrow-hidden">
+            <Trans>Projects</Trans>
+          </span>
         </Link>
         <span className="badge storage-badge" role="status" aria-label={t`Storage used: ${storage}`}>
           {storage}

@@ -4,7 +4,7 @@ import { db } from "../db";
  * SPEC §2 "Navigation reset", a sunset mode that is off unless SUNSET_REDIRECT_URL is set:
  * clear storage, caches, service workers and cookies, sign out, and send the browser on.
  */
-export async function sunsetReset(target: string): Promise<never> {
+export async function sunsetReset(target: string, go: (url: string) => void = (url) => window.location.replace(url)): Promise<void> {
   try {
     localStorage.clear();
     sessionStorage.clear();
@@ -16,12 +16,15 @@ export async function sunsetReset(target: string): Promise<never> {
     }
     await db.signOutLocally();
   } finally {
-    window.location.replace(target);
+    go(target);
   }
-  return new Promise<never>(() => undefined);
 }
 
-export async function sunsetIfConfigured(): Promise<void> {
+export async function sunsetIfConfigured(go?: (url: string) => void): Promise<boolean> {
   const target = (await db.config())?.sunsetRedirectUrl;
-  if (target) await sunsetReset(target);
+  if (!target) return false;
+  await sunsetReset(target, go);
+  // Hold the navigation: the browser is leaving.
+  if (!go) await new Promise<never>(() => undefined);
+  return true;
 }

@@ -6,7 +6,9 @@ import { sunsetIfConfigured } from "../app/sunset";
 import { Toasts } from "../ui/Toast";
 
 export const Route = createRootRoute({
-  beforeLoad: () => sunsetIfConfigured(),
+  beforeLoad: async () => {
+    await sunsetIfConfigured();
+  },
   component: () => (
     <>
       <a href="#main" className="skip-link">

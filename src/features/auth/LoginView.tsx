@@ -77,11 +77,13 @@ export function LoginView() {
           <Button type="submit" isPending={loading}>
             <Trans>Sign in</Trans>
           </Button>
-          <p className="muted">
-            <Trans>
-              New to Cutroom? <Link to="/register">Create an account</Link>
-            </Trans>
-          </p>
+          {config && !config.betaHost && (
+            <p className="muted">
+              <Trans>
+                New to Cutroom? <Link to="/register">Create an account</Link>
+              </Trans>
+            </p>
+          )}
         </form>
       </main>
     </div>

@@ -1,0 +1,67 @@
+/**
+ * `npm test`: typecheck, unit tests, server integration tests and browser tests in Chromium,
+ * then one summary line. Every stage runs even when an earlier one fails, so one run shows all.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
+const tmp = path.join(root, ".tmp");
+fs.mkdirSync(tmp, { recursive: true });
+
+interface Stage {
+  name: string;
+  passed: number;
+  failed: number;
+  ok: boolean;
+}
+const stages: Stage[] = [];
+
+function run(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+  console.log(`\n━━ ${name} ━━`);
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  return result.status === 0;
+}
+
+const readJson = (file: string) => {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+};
+
+// Catalogs: the server's emails read them compiled.
+const compiled = run("catalogs", bin("lingui"), ["compile", "--namespace", "json"]);
+stages.push({ name: "catalogs", passed: compiled ? 1 : 0, failed: compiled ? 0 : 1, ok: compiled });
+
+const typed = run("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]);
+stages.push({ name: "typecheck", passed: typed ? 1 : 0, failed: typed ? 0 : 1, ok: typed });
+
+for (const project of ["unit", "integration"]) {
+  const out = path.join(tmp, `vitest-${project}.json`);
+  fs.rmSync(out, { force: true });
+  const ok = run(`${project} tests`, bin("vitest"), ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`]);
+  const report = readJson(out);
+  stages.push({ name: project, passed: report?.numPassedTests ?? 0, failed: report ? report.numFailedTests : 1, ok: ok && !!report });
+}
+
+const e2eOut = path.join(tmp, "e2e-results.json");
+fs.rmSync(e2eOut, { force: true });
+const e2eOk = run("browser tests (Chromium)", bin("playwright"), ["test"]);
+const e2e = readJson(e2eOut);
+stages.push({
+  name: "browser",
+  passed: e2e?.stats?.expected ?? 0,
+  failed: e2e ? (e2e.stats.unexpected ?? 0) + (e2e.stats.flaky ?? 0) : 1,
+  ok: e2eOk && !!e2e,
+});
+
+console.log("\n━━ summary ━━");
+for (const s of stages) console.log(`${s.ok ? "✓" : "✗"} ${s.name.padEnd(12)} ${s.passed} passed, ${s.failed} failed`);
+const passed = stages.reduce((n, s) => n + s.passed, 0);
+const failed = stages.reduce((n, s) => n + s.failed, 0) + stages.filter((s) => !s.ok && s.failed === 0).length;
+console.log(`total: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && stages.every((s) => s.ok) ? 0 : 1);
