@@ -1,48 +1,12 @@
-import { spawnSync } from "node:child_process";
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { buildIfNeeded } from "./build";
 import { loadConfig } from "./config";
 import { run } from "./main";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const SOURCES = ["src", "workers", "sw", "api", "locales", "public", "index.html", "vite.config.ts", "lingui.config.ts", "package.json"];
-const STAMP = ".build-stamp";
-
-function newestMtime(entry: string): number {
-  const stat = fs.statSync(entry, { throwIfNoEntry: false });
-  if (!stat) return 0;
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const child of fs.readdirSync(entry)) {
-    if (child === "node_modules" || child.endsWith(".gen.ts") || child === "messages.json" || child === "messages.ts") continue;
-    newest = Math.max(newest, newestMtime(path.join(entry, child)));
-  }
-  return newest;
-}
-
-/** Builds the PWA (and compiles the catalogs) only when a source is newer than the last build. */
-function buildIfNeeded(staticDir: string) {
-  const stamp = path.join(staticDir, STAMP);
-  const built = fs.statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  const newest = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
-  const catalogsCompiled = fs.existsSync(path.join(root, "locales", "en", "messages.json"));
-  if (built >= newest && catalogsCompiled) return;
-  console.log(built ? "Sources changed: rebuilding the app…" : "Building the app (first start)…");
-  const steps: string[][] = [
-    ["lingui", "compile", "--strict", "--namespace", "json"],
-    ["vite", "build", "--logLevel", "warn", "--outDir", staticDir],
-  ];
-  for (const args of steps) {
-    const result = spawnSync(path.join(root, "node_modules", ".bin", args[0]!), args.slice(1), { cwd: root, stdio: "inherit" });
-    if (result.status !== 0) {
-      console.error(`Build step failed: ${args.join(" ")}`);
-      process.exit(1);
-    }
-  }
-  fs.writeFileSync(stamp, new Date().toISOString());
-}
-
 const config = loadConfig();
-buildIfNeeded(config.staticDir);
+try {
+  buildIfNeeded(config.staticDir);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}
 await run(config);

@@ -69,9 +69,122 @@ export interface Database {
   handoff_codes: HandoffCodesTable;
   captcha_spent: CaptchaSpentTable;
   settings: SettingsTable;
+  media_files: MediaFilesTable;
+  projects: ProjectsTable;
+  project_media: ProjectMediaTable;
+  scenes: ScenesTable;
+  jobs: JobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type PlanRow = Selectable<PlansTable>;
+
+export interface MediaFilesTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  kind: "video" | "audio" | "image";
+  type: string;
+  mime: string | null;
+  size_bytes: number;
+  duration_seconds: number;
+  width: number | null;
+  height: number | null;
+  fps: number | null;
+  has_audio: number;
+  has_speech: number;
+  language: string | null;
+  storage_key: string;
+  proxy_key: string | null;
+  thumbnail_key: string | null;
+  analysis: string | null;
+  status: "processing" | "ready" | "failed";
+  progress: number;
+  raw_preview_render: number;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface ProjectsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  title: string | null;
+  locale: string | null;
+  type: string;
+  status: string;
+  failure: string | null;
+  is_new: number;
+  is_queued: number;
+  cuts_project: number;
+  audioonly: number;
+  thumbnail_key: string | null;
+  duration_in_seconds: number;
+  duration_out_seconds: number;
+  total_filesize: number;
+  scenes_count: number;
+  working_progress: number;
+  working_progress_raw: number;
+  raw_preview_render: number;
+  raw_preview_key: string | null;
+  export_key: string | null;
+  final_render: number;
+  removed_length: number;
+  jump_cuts_created: number;
+  subtitles_lines_count: number;
+  settings: string;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface ProjectMediaTable {
+  project_id: number;
+  media_file_id: number;
+  position: number;
+  role: "intro" | "main" | "outro";
+}
+
+export interface ScenesTable {
+  id: Generated<number>;
+  project_id: number;
+  media_file_id: number | null;
+  order: number;
+  type: string;
+  visibility: number;
+  start: number;
+  end: number;
+  trim_start: number;
+  trim_end: number;
+  trim_start_default: number;
+  trim_end_default: number;
+  trim_start_raw: number;
+  trim_end_raw: number;
+  thumbnail_key: string | null;
+  text: string;
+  media_audio: string;
+  music_type: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface JobsTable {
+  id: string;
+  type: string;
+  payload: string;
+  group_key: string | null;
+  priority: number;
+  seq: number;
+  status: "queued" | "running" | "done" | "failed" | "cancelled";
+  attempts: number;
+  max_attempts: number;
+  run_at: string;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}

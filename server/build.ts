@@ -1,0 +1,42 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const SOURCES = ["src", "workers", "sw", "api", "locales", "public", "index.html", "vite.config.ts", "lingui.config.ts", "package.json"];
+const STAMP = ".build-stamp";
+
+function newestMtime(entry: string): number {
+  const stat = fs.statSync(entry, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const child of fs.readdirSync(entry)) {
+    if (child === "node_modules" || child.endsWith(".gen.ts") || child === "messages.json" || child === "messages.ts") continue;
+    newest = Math.max(newest, newestMtime(path.join(entry, child)));
+  }
+  return newest;
+}
+
+/** Builds the PWA (and compiles the catalogs) only when a source is newer than the last build. */
+export function buildIfNeeded(staticDir: string) {
+  const stamp = path.join(staticDir, STAMP);
+  const built = fs.statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const newest = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
+  const generated = ["locales/en/messages.json", "src/routeTree.gen.ts"].every((f) => fs.existsSync(path.join(root, f)));
+  if (built >= newest && generated) return;
+  console.log(built ? "Sources changed: rebuilding the app…" : "Building the app (first start)…");
+  const steps: string[][] = [
+    ["lingui", "compile", "--strict", "--namespace", "json"],
+    ["vite", "build", "--logLevel", "warn", "--outDir", staticDir],
+  ];
+  for (const args of steps) {
+    const result = spawnSync(path.join(root, "node_modules", ".bin", args[0]!), args.slice(1), { cwd: root, stdio: "inherit" });
+    if (result.status !== 0) {
+      throw new Error(`Build step failed: ${args.join(" ")}`);
+    }
+  }
+  fs.writeFileSync(stamp, new Date().toISOString());
+}
+
