@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { MediaLanguage } from "./locales";
+
+export const MediaKind = z.enum(["video", "audio", "image"]);
+export type MediaKind = z.infer<typeof MediaKind>;
+
+/** A file in the user's media library (SPEC §3 Media file). */
+export const MediaFile = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  kind: MediaKind,
+  type: z.string(),
+  duration: z.number(),
+  size: z.number(),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+  language: z.string().nullable(),
+  has_speech: z.union([z.literal(0), z.literal(1)]),
+  status: z.enum(["processing", "ready", "failed"]),
+  progress: z.number(),
+  raw_preview_render: z.union([z.literal(0), z.literal(1)]),
+  thumbnail_url: z.string().nullable(),
+  preview_url: z.string().nullable(),
+  created_at: z.string(),
+});
+export type MediaFile = z.infer<typeof MediaFile>;
+
+/** POST /library (SPEC §3 Library upload record): turns a finished upload into a library file. */
+export const LibraryCreateBody = z.object({
+  media_file: z.string().min(1).max(200),
+  name: z.string().trim().min(1, { error: "required" }).max(255, { error: "too_long" }),
+  locale: MediaLanguage.nullable(),
+  process: z.union([z.literal(0), z.literal(1)]).default(1),
+  has_speech: z.union([z.literal(0), z.literal(1)]),
+  /** Intro and outro files are tagged so the project places them first and last. */
+  role: z.enum(["main", "intro", "outro"]).default("main"),
+});
+export type LibraryCreateBody = z.input<typeof LibraryCreateBody>;
+
+export const LibraryCreateResponse = z.object({ status: z.literal("success"), media_file: MediaFile });
+
+export const LibraryListQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  type: MediaKind.optional(),
+});
+
+export const Paginated = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), current_page: z.number().int(), last_page: z.number().int(), total: z.number().int() });

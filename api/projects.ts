@@ -1,0 +1,114 @@
+import { z } from "zod";
+import { MediaLanguage } from "./locales";
+import { PROJECT_NAME_MAX } from "./limits";
+
+/** Statuses of SPEC §4. Busy ones show as "creating" with progress. */
+export const PROJECT_STATUSES = ["new", "Working", "Rendering", "Final Rendering", "Rdg Request", "Not Started", "Preview Ready", "Render Ready", "Failed"] as const;
+export const ProjectStatus = z.enum(PROJECT_STATUSES);
+export type ProjectStatus = z.infer<typeof ProjectStatus>;
+export const BUSY_STATUSES: readonly ProjectStatus[] = ["new", "Working", "Rendering", "Final Rendering", "Rdg Request"];
+
+export const Style = z.enum(["video", "music", "video_music"]);
+export const AudioType = z.enum(["speech", "music", "mixed"]);
+export const IntroOutroMode = z.enum(["", "music", "silent"]);
+
+/** The editable settings of a project (SPEC §3 Project settings). */
+export const ProjectSettings = z.object({
+  autobgm: z.union([z.literal(0), z.literal(1)]),
+  bgm_id: z.number().int().nullable(),
+  autoduck: z.union([z.literal(0), z.literal(1)]),
+  audio_preprocessor: z.union([z.literal(0), z.literal(1)]),
+  video_preprocessor: z.union([z.literal(0), z.literal(1)]),
+  voice_booster: z.union([z.literal(0), z.literal(1)]),
+  autopunchin: z.union([z.literal(0), z.literal(1)]),
+  autocrop: z.union([z.literal(0), z.literal(1)]),
+  mute_videos: z.union([z.literal(0), z.literal(1)]),
+  render_subtitle: z.union([z.literal(0), z.literal(1)]),
+  export_subtitle: z.union([z.literal(0), z.literal(1)]),
+  smoothcuts: z.union([z.literal(0), z.literal(1)]),
+  autocutsilences: z.union([z.literal(0), z.literal(1)]),
+  render_notifications: z.union([z.literal(0), z.literal(1)]),
+  musicType: z.enum(["bgmmute", "bgmlow", "bgmstandard", "bgmloud", "mainmusic"]),
+  mediaAudio: z.enum(["mute", "low", "standard", "loud", "extraloud"]),
+  intro_mode: IntroOutroMode,
+  outro_mode: IntroOutroMode,
+  intro_seconds: z.number().min(0).max(60),
+  outro_seconds: z.number().min(0).max(60),
+  style: Style,
+  audio_type: AudioType,
+  font: z.object({ color: z.string(), border_color: z.string(), dropshadow: z.union([z.literal(0), z.literal(1)]) }),
+});
+export type ProjectSettings = z.infer<typeof ProjectSettings>;
+
+/** A project as the app sees it (SPEC §3 Project). */
+export const Project = ProjectSettings.extend({
+  id: z.number().int(),
+  name: z.string(),
+  title: z.string().nullable(),
+  locale: z.string().nullable(),
+  status: ProjectStatus,
+  failure: z.string().nullable(),
+  is_new: z.union([z.literal(0), z.literal(1)]),
+  is_queued: z.union([z.literal(0), z.literal(1)]),
+  deleted_at: z.string().nullable(),
+  thumbnailPath: z.string().nullable(),
+  duration_in_seconds: z.number(),
+  duration_out_seconds: z.number(),
+  total_filesize: z.number(),
+  scenes_count: z.number().int(),
+  type: z.string(),
+  cuts_project: z.union([z.literal(0), z.literal(1)]),
+  audioonly: z.union([z.literal(0), z.literal(1)]),
+  working_progress: z.number(),
+  working_progress_raw: z.number(),
+  raw_preview_render: z.union([z.literal(0), z.literal(1)]),
+  export_url: z.string().nullable(),
+  export_raw_url: z.string().nullable(),
+  final_render: z.union([z.literal(0), z.literal(1)]),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Project = z.infer<typeof Project>;
+
+export const Highlights = z.object({
+  removedLength: z.number(),
+  jumpCutsCreated: z.number().int(),
+  subtitlesLinesCount: z.number().int(),
+  music: z.boolean(),
+  autoduck: z.boolean(),
+  audioEnhancer: z.boolean(),
+  noiseCancelling: z.boolean(),
+  autoPunchIn: z.boolean(),
+});
+
+/** POST /createproject: the wizard's step 2 with the uploaded files in order. */
+export const CreateProjectBody = z.object({
+  name: z.string().trim().min(1, { error: "required" }).max(PROJECT_NAME_MAX, { error: "too_long" }),
+  title: z.string().trim().max(255, { error: "too_long" }).nullish(),
+  locale: MediaLanguage,
+  style: Style,
+  audio_type: AudioType.default("speech"),
+  autocutsilences: z.union([z.literal(0), z.literal(1)]).default(1),
+  smoothcuts: z.union([z.literal(0), z.literal(1)]).default(1),
+  autobgm: z.union([z.literal(0), z.literal(1)]).default(0),
+  render_subtitle: z.union([z.literal(0), z.literal(1)]).default(0),
+  audio_preprocessor: z.union([z.literal(0), z.literal(1)]).default(0),
+  voice_booster: z.union([z.literal(0), z.literal(1)]).default(0),
+  intro_seconds: z.number().min(0).max(60).default(0),
+  outro_seconds: z.number().min(0).max(60).default(0),
+  intro_mode: IntroOutroMode.default(""),
+  outro_mode: IntroOutroMode.default(""),
+  media: z.array(z.number().int()).min(1, { error: "required" }).max(200),
+});
+export type CreateProjectBody = z.input<typeof CreateProjectBody>;
+
+export const ProjectId = z.object({ id: z.coerce.number().int().positive() });
+export const ProjectsQuery = z.object({ page: z.coerce.number().int().min(1).optional(), count: z.coerce.number().int().optional() });
+export const ProjectCount = z.object({ count: z.number().int() });
+export const RenderBody = z.object({
+  final: z.union([z.boolean(), z.literal(0), z.literal(1)]).transform(Boolean).default(false),
+  locale: z.string().nullish(),
+  aspect: z.enum(["", "16x9", "9x16", "1x1"]).nullish(),
+  tier: z.number().int().min(1).max(4).default(2),
+  exportvideo: z.union([z.literal(0), z.literal(1)]).default(1),
+});
