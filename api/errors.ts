@@ -16,6 +16,18 @@ export const ErrorCode = z.enum([
   "code_invalid",
   "payload_too_large",
   "internal",
+  // Uploads and quotas (SPEC §8).
+  "no_plan",
+  "file_too_big",
+  "file_too_long",
+  "not_enough_minutes",
+  "not_enough_storage",
+  "duplicate_name",
+  "unsupported_format",
+  "media_unreadable",
+  "upload_incomplete",
+  "media_not_ready",
+  "project_busy",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

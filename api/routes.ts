@@ -3,6 +3,8 @@ import { route } from "./route";
 import { CaptchaChallenge, PublicConfig } from "./config";
 import { Locale } from "./locales";
 import { Plan, PlanInterval } from "./plans";
+import { LibraryCreateBody, LibraryCreateResponse, LibraryListQuery, MediaFile, Paginated } from "./media";
+import { CreateProjectBody, Highlights, Project, ProjectCount, ProjectId, ProjectSettings, ProjectsQuery, RenderBody } from "./projects";
 import {
   HandoffCode,
   HandoffExchangeBody,
@@ -43,6 +45,22 @@ export const routes = {
   "user.quotas": route({ method: "GET", path: "/user/quotas", auth: "user", summary: "What the user has left", response: Quotas }),
   "user.handoff": route({ method: "POST", path: "/user/handoff", auth: "user", summary: "A short-lived, single-use code for the new AI version link", response: HandoffCode }),
   "handoff.exchange": route({ method: "POST", path: "/handoff/exchange", auth: "none", summary: "Trade a handoff code for a session", body: HandoffExchangeBody, response: LoginResponse }),
+
+  "library.create": route({ method: "POST", path: "/library", auth: "user", summary: "Add a finished upload to the media library", body: LibraryCreateBody, response: LibraryCreateResponse, status: 201 }),
+  "library.list": route({ method: "GET", path: "/library", auth: "user", summary: "The media library, a page at a time", query: LibraryListQuery, response: Paginated(MediaFile) }),
+  "library.get": route({ method: "GET", path: "/library/:id", auth: "user", summary: "One library file", params: ProjectId, response: MediaFile }),
+
+  "projects.create": route({ method: "POST", path: "/createproject", auth: "user", summary: "Create a project from library files and queue it", body: CreateProjectBody, response: Project, status: 201 }),
+  "projects.list": route({ method: "GET", path: "/projects", auth: "user", summary: "Projects, newest first (?page=n), or their count (?count=1)", query: ProjectsQuery, response: z.union([Paginated(Project), ProjectCount]) }),
+  "projects.get": route({ method: "GET", path: "/projects/:id", auth: "user", summary: "One project", params: ProjectId, response: Project }),
+  "projects.highlights": route({ method: "GET", path: "/projects/:id/highlights", auth: "user", summary: "What the automatic edit did", params: ProjectId, response: Highlights }),
+  "projects.update": route({ method: "PUT", path: "/projects/:id", auth: "user", summary: "Change a project's name or settings", params: ProjectId, body: ProjectSettings.partial().extend({ name: CreateProjectBody.shape.name.optional() }), response: Project }),
+  "projects.delete": route({ method: "DELETE", path: "/projects/:id", auth: "user", summary: "Delete a project (not undoable)", params: ProjectId, response: Project }),
+  "projects.dequeue": route({ method: "DELETE", path: "/projects/:id/queue", auth: "user", summary: "Take a queued project out of the queue", params: ProjectId, response: Project }),
+  "projects.restart": route({ method: "POST", path: "/projects/:id/restart", auth: "user", summary: "Queue a project that was taken out of the queue, or failed", params: ProjectId, response: Project }),
+  "projects.render": route({ method: "POST", path: "/projects/:id/render", auth: "user", summary: "Render the preview (final false) or the export", params: ProjectId, body: RenderBody, response: Project }),
+  "projects.renderRaw": route({ method: "POST", path: "/projects/:id/renderraw", auth: "user", summary: "Make the raw preview of the project's footage", params: ProjectId, response: Project }),
+  "projects.reopen": route({ method: "GET", path: "/projects/:id/reopen", auth: "user", summary: "Move a finished project back to the storyboard", params: ProjectId, response: Project }),
 
   "plans.list": route({ method: "GET", path: "/payment/plans", auth: "none", summary: "Plans by billing interval", query: PlanInterval, response: z.array(Plan) }),
   "plans.free": route({ method: "GET", path: "/payment/freeplan", auth: "none", summary: "The free plan", response: Plan }),

@@ -32,6 +32,8 @@ const EnvSchema = z.object({
   SUNSET_REDIRECT_URL: z.string().url().optional(),
   BETA_HOST: flag.default(false),
   STATIC_DIR: z.string().default("./dist"),
+  JOB_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  JOB_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -55,6 +57,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     dataDir,
     databaseFile: path.join(dataDir, "cutroom.sqlite"),
     outboxDir: path.join(dataDir, "outbox"),
+    storeDir: path.join(dataDir, "store"),
+    uploadsDir: path.join(dataDir, "uploads"),
+    jobs: { concurrency: e.JOB_CONCURRENCY, leaseMs: e.JOB_LEASE_MS },
     staticDir: path.resolve(e.STATIC_DIR),
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     logLevel: e.LOG_LEVEL,

@@ -8,17 +8,27 @@ import { loadServerI18n } from "./notify/i18n";
 import { outboxMailer, smtpMailer, type Mailer } from "./notify/mail";
 import { createAccounts } from "./services/accounts";
 import { altchaProvider, noCaptcha, recaptchaProvider, type CaptchaProvider } from "./services/captcha";
+import { fileLinks } from "./services/file-links";
+import { createLibrary } from "./services/library";
+import { createProjects, FREE_PRIORITY, PAID_PRIORITY } from "./services/projects";
+import { createUploads } from "./http/uploads";
+import { LocalQueue } from "./jobs/local";
+import { createPipeline } from "./jobs/pipeline";
+import { localFileStore } from "./storage/local";
 
 export interface Server {
   app: FastifyInstance;
   db: Db;
   config: Config;
+  queue: LocalQueue;
   close(): Promise<void>;
 }
 
 export interface Overrides {
   mailer?: Mailer;
   captcha?: CaptchaProvider;
+  /** Tests may hold the runner back to look at queued work. */
+  startRunner?: boolean;
 }
 
 /** Composition root: config → db (migrate) → services → http. */
@@ -40,15 +50,49 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   let mailer: Mailer | undefined = overrides.mailer;
   const lateMailer: Mailer = { send: (mail) => mailer!.send(mail) };
   const accounts = createAccounts({ db, mailer: lateMailer, captcha, secret, publicUrl: config.publicUrl, i18n: loadServerI18n() });
-  const app = await buildApp({ config, db, accounts, captcha });
+  const store = localFileStore(config.storeDir);
+  const links = fileLinks(secret);
+  const queue = new LocalQueue(db);
+  const priorityOf = async (userId: number) => ((await accounts.isPaid(userId)) ? PAID_PRIORITY : FREE_PRIORITY);
+  const uploads = createUploads({
+    directory: config.uploadsDir,
+    maxBytesFor: async (userId) => {
+      const quotas = await accounts.quotas(userId);
+      return Math.max(0, Math.min(quotas.uploadMaxSizeBytes, quotas.storageBytes));
+    },
+  });
+  const library = createLibrary({
+    db,
+    store,
+    uploads,
+    accounts,
+    links,
+    enqueueIngest: async (mediaFileId, userId) => {
+      await queue.enqueue("ingest-media", { mediaFileId }, { priority: await priorityOf(userId) });
+    },
+  });
+  const projects = createProjects({ db, queue, links, isPaid: accounts.isPaid });
+  const app = await buildApp({ config, db, accounts, captcha, library, projects, uploads, links, store });
   mailer ??= config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(config.outboxDir, config.mailFrom, app.log);
+
+  const pipeline = createPipeline({ db, store, log: app.log });
+  if (overrides.startRunner !== false) {
+    await queue.start(pipeline.handlers, {
+      concurrency: config.jobs.concurrency,
+      leaseMs: config.jobs.leaseMs,
+      onFailed: (job) => pipeline.onFailed(job),
+      log: (message, fields) => app.log.info(fields ?? {}, message),
+    });
+  }
 
   return {
     app,
     db,
     config,
+    queue,
     async close() {
       await app.close();
+      await queue.stop();
       await db.destroy();
     },
   };

@@ -3,6 +3,9 @@ import type { Locale } from "../api/locales";
 import type { RegisterBody, User } from "../api/user";
 import type { ApiCall } from "./api-client";
 import { solveAltcha } from "./captcha";
+import { createDrafts, createProjectActions } from "./projects";
+import { createUploader } from "./uploads";
+import type { ProjectDraftRow, UploadRole, UploadRow } from "../src/db";
 import type { Result } from "./status";
 
 type RegisterInput = Omit<RegisterBody, "g-recaptcha-response">;
@@ -13,12 +16,72 @@ export function createActions(db: CutroomDb, call: ApiCall) {
     await db.users.put({ ...user, key: "me" });
   };
 
+  const projects = createProjectActions(db, call);
+  const drafts = createDrafts(db, call, projects.refreshProject);
+  const uploader = createUploader(db, call, async () => (await db.auth.get("token"))?.token);
+  /** An upload ended one way or another: a scheduled project may now be complete. */
+  const upload = (id: string) => uploader.start(id).then(() => drafts.advanceAll());
+
   const actions = {
+    ...projects,
+
     /** Loads the server's public set-up and, when signed in, the user. Works offline from the mirror. */
     async boot(): Promise<void> {
       const config = await call("config.get");
       if (config.ok) await db.meta.put({ key: "config", value: config.data });
-      if (await db.auth.get("token")) await actions.refreshUser();
+      if (await db.auth.get("token")) {
+        await actions.refreshUser();
+        // Uploads and scheduled projects carry on after a reload.
+        void Promise.all((await db.uploads.where("status").anyOf(["uploading", "success"]).primaryKeys()).map(upload)).then(() => drafts.advanceAll());
+      }
+    },
+
+    /** Adds files chosen in the upload screen; nothing is sent until `startUploads`. */
+    async addUploads(files: { file: File; kind: UploadRow["kind"]; durationSeconds: number; locale: string | null; role: UploadRole }[]) {
+      const now = Date.now();
+      const rows: UploadRow[] = files.map((f, i) => ({
+        id: crypto.randomUUID(),
+        name: f.file.name,
+        size: f.file.size,
+        mime: f.file.type,
+        kind: f.kind,
+        durationSeconds: f.durationSeconds,
+        locale: f.locale,
+        role: f.role,
+        file: f.file,
+        status: "selected",
+        progress: 0,
+        createdAt: now + i,
+      }));
+      await db.uploads.bulkPut(rows);
+      return rows.map((r) => r.id);
+    },
+    setUploadLanguage: (id: string, locale: string | null) => db.uploads.update(id, { locale }).then(() => undefined),
+    setUploadRole: (id: string, role: UploadRole) => db.uploads.update(id, { role }).then(() => undefined),
+    /** Removes a file from the list (before it is sent) or forgets a finished row. */
+    async removeUpload(id: string) {
+      const row = await db.uploads.get(id);
+      if (row?.status === "uploading") await uploader.cancel(id);
+      await db.uploads.delete(id);
+    },
+    /** Intro first, outro last, the rest in the order chosen. */
+    async startUploads(ids: string[]) {
+      const rows = (await db.uploads.bulkGet(ids)).filter((r): r is UploadRow => !!r);
+      const rank = (r: UploadRow) => (r.role === "intro" ? 0 : r.role === "outro" ? 2 : 1);
+      for (const row of [...rows].sort((a, b) => rank(a) - rank(b))) await upload(row.id);
+    },
+    cancelUpload: (id: string) => uploader.cancel(id).then(() => drafts.advanceAll()),
+    /** The wizard's step 2: create the project now, or as soon as its files are in the library. */
+    async scheduleProject(settings: ProjectDraftRow["settings"], uploadIds: string[]) {
+      const id = crypto.randomUUID();
+      await drafts.schedule(id, settings, uploadIds);
+      return id;
+    },
+    forgetDraft: (id: string) => db.drafts.delete(id),
+    async refreshLibrary(page = 1) {
+      const result = await call("library.list", { query: { page } });
+      if (result.ok) await db.media.bulkPut(result.data.data);
+      return result.ok ? ({ ok: true, data: { lastPage: result.data.last_page } } as const) : result;
     },
 
     async login(email: string, password: string) {

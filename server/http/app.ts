@@ -9,6 +9,14 @@ import type { ErrorBody } from "../../api/errors";
 import type { Config } from "../config";
 import type { Db } from "../db";
 import type { Accounts } from "../services/accounts";
+import type { Library } from "../services/library";
+import type { Projects } from "../services/projects";
+import type { FileLinks } from "../services/file-links";
+import type { FileStore } from "../storage/local";
+import { registerUploads, type Uploads } from "./uploads";
+import { fileRoutes } from "./resources/files";
+import { libraryRoutes } from "./resources/library";
+import { projectRoutes } from "./resources/projects";
 import type { CaptchaProvider } from "../services/captcha";
 import { authenticator, bearerToken } from "./auth";
 import { registerErrorHandling } from "./errors";
@@ -21,6 +29,11 @@ export interface AppDeps {
   db: Db;
   accounts: Accounts;
   captcha: CaptchaProvider;
+  library: Library;
+  projects: Projects;
+  uploads: Uploads;
+  links: FileLinks;
+  store: FileStore;
 }
 
 const REDACT = ["req.headers.authorization", "req.headers.cookie", "req.body.password", "req.body.password_confirmation"];
@@ -95,9 +108,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       };
       userRoutes(api, hooks, deps.accounts);
       publicRoutes(api, hooks, deps);
+      libraryRoutes(api, hooks, deps.library);
+      projectRoutes(api, hooks, deps.projects);
+      fileRoutes(api, deps);
     },
     { prefix: API_BASE },
   );
+
+  registerUploads(app, deps.uploads, authenticate);
 
   const appShell = await registerStaticApp(app, config.staticDir);
   app.setNotFoundHandler((request, reply) => {

@@ -18,6 +18,17 @@ const STATUS: Record<ErrorCode, number> = {
   code_invalid: 422,
   payload_too_large: 413,
   internal: 500,
+  no_plan: 422,
+  file_too_big: 413,
+  file_too_long: 422,
+  not_enough_minutes: 422,
+  not_enough_storage: 422,
+  duplicate_name: 409,
+  unsupported_format: 415,
+  media_unreadable: 422,
+  upload_incomplete: 409,
+  media_not_ready: 409,
+  project_busy: 409,
 };
 
 export const statusOf = (code: ErrorCode) => STATUS[code];

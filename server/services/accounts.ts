@@ -6,6 +6,7 @@ import type { PlanRow, UserRow } from "../db/schema";
 import type { Limits, LoginBody, Quotas, User } from "../../api/user";
 import type { Locale } from "../../api/locales";
 import { findPlan } from "../db/plans";
+import { usageOf } from "../db/media";
 import { findUserByEmail, findUserById, insertUser, normaliseEmail, updateUser } from "../db/users";
 import { issueToken, revokeToken, sha256 } from "../db/tokens";
 import { FREE_PLAN_ID } from "../domain/plans";
@@ -43,6 +44,7 @@ export function createAccounts(deps: AccountsDeps) {
   async function toUser(row: UserRow): Promise<User> {
     const plan = await planOf(row);
     const meta = planMeta(plan);
+    const usage = await usageOf(db, row.id);
     return {
       id: row.id,
       name: `${row.first_name} ${row.last_name}`.trim(),
@@ -53,7 +55,7 @@ export function createAccounts(deps: AccountsDeps) {
       locale: row.locale as Locale,
       video_tier: meta.video_tier,
       created_at: row.created_at,
-      total_used_storage: Number(row.total_used_storage),
+      total_used_storage: usage.storageBytes,
       max_storage: meta.storage_gb * BYTES_PER_GB,
       render_notifications: row.render_notifications ? 1 : 0,
       show_wizard: row.show_wizard ? 1 : 0,
@@ -178,7 +180,14 @@ export function createAccounts(deps: AccountsDeps) {
     async quotas(userId: number): Promise<Quotas> {
       const row = await mustFind(userId);
       const meta = planMeta(await planOf(row));
-      return remainingQuotas(meta, { usedStorageBytes: Number(row.total_used_storage), usedMinutesThisPeriod: 0 });
+      const usage = await usageOf(db, userId);
+      return remainingQuotas(meta, { usedStorageBytes: usage.storageBytes, usedMinutesThisPeriod: usage.minutesThisMonth });
+    },
+
+    /** Paid plans' jobs run first (SPEC §4 queue behaviour). */
+    async isPaid(userId: number): Promise<boolean> {
+      const row = await mustFind(userId);
+      return planMeta(await planOf(row)).video_tier >= 1 || !!row.ltd_tier;
     },
 
     /** A short-lived, single-use code for the new-AI-version link; the long-lived token never leaves. */

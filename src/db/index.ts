@@ -1,6 +1,11 @@
 import Dexie, { type EntityTable } from "dexie";
 import type { User } from "../../api/user";
 import type { PublicConfig } from "../../api/config";
+import type { MediaFile, MediaKind } from "../../api/media";
+import type { Project } from "../../api/projects";
+import type { z } from "zod";
+import type { Highlights, CreateProjectBody } from "../../api/projects";
+import type { Quotas } from "../../api/user";
 
 /** The signed-in user, as views read it. There is at most one row, with id "me". */
 export interface UserRow extends User {
@@ -13,9 +18,48 @@ export interface AuthRow {
   token: string;
 }
 
-export interface MetaRow {
-  key: "config";
-  value: PublicConfig;
+export type MetaRow =
+  | { key: "config"; value: PublicConfig }
+  | { key: "quotas"; value: Quotas }
+  | { key: "projects"; value: { total: number; lastPage: number; fetchedAt: string } };
+
+export type HighlightsRow = z.infer<typeof Highlights> & { projectId: number };
+
+/** SPEC §4 Upload states, plus failed (the server refused the file). */
+export type UploadStatus = "selected" | "uploading" | "success" | "canceled" | "completed" | "failed";
+export type UploadRole = "main" | "intro" | "outro";
+
+/** A file on its way to the library. The blob stays here until it is uploaded, so a reload resumes it. */
+export interface UploadRow {
+  id: string;
+  name: string;
+  size: number;
+  mime: string;
+  kind: MediaKind;
+  durationSeconds: number;
+  /** Spoken language; null means no speech. */
+  locale: string | null;
+  role: UploadRole;
+  file: Blob;
+  status: UploadStatus;
+  /** Percent with one decimal. */
+  progress: number;
+  uploadUrl?: string;
+  mediaFileId?: number;
+  /** Error code from the server (e.g. duplicate_name), for the view to word. */
+  error?: string;
+  createdAt: number;
+}
+
+/** A project the wizard scheduled while its files were still uploading. */
+export interface ProjectDraftRow {
+  id: string;
+  settings: Omit<z.input<typeof CreateProjectBody>, "media">;
+  uploadIds: string[];
+  status: "waiting" | "creating" | "created" | "failed";
+  projectId?: number;
+  error?: string;
+  createdAt: number;
 }
 
 export const DB_NAME = "cutroom";
@@ -25,21 +69,37 @@ export class CutroomDb extends Dexie {
   users!: EntityTable<UserRow, "key">;
   auth!: EntityTable<AuthRow, "key">;
   meta!: EntityTable<MetaRow, "key">;
+  projects!: EntityTable<Project, "id">;
+  highlights!: EntityTable<HighlightsRow, "projectId">;
+  media!: EntityTable<MediaFile, "id">;
+  uploads!: EntityTable<UploadRow, "id">;
+  drafts!: EntityTable<ProjectDraftRow, "id">;
 
   constructor(name = DB_NAME) {
     super(name);
     this.version(1).stores({ users: "key", auth: "key", meta: "key" });
+    this.version(2).stores({
+      projects: "id, updated_at",
+      highlights: "projectId",
+      media: "id, kind",
+      uploads: "id, status, createdAt",
+      drafts: "id, status",
+    });
   }
 
   /** The signed-in user, or null when nobody is signed in. */
   currentUser = async (): Promise<UserRow | null> => (await this.users.get("me")) ?? null;
-  config = async (): Promise<PublicConfig | null> => (await this.meta.get("config"))?.value ?? null;
+  config = async (): Promise<PublicConfig | null> => {
+    const row = await this.meta.get("config");
+    return row?.key === "config" ? row.value : null;
+  };
 
+  /** Signing out forgets the user's data too: the next person on this device must not see it. */
   async signOutLocally(): Promise<void> {
-    await this.transaction("rw", this.users, this.auth, async () => {
-      await this.users.clear();
-      await this.auth.clear();
+    await this.transaction("rw", [this.users, this.auth, this.projects, this.highlights, this.media, this.uploads, this.drafts], async () => {
+      await Promise.all([this.users, this.auth, this.projects, this.highlights, this.media, this.uploads, this.drafts].map((t) => t.clear()));
     });
+    await this.meta.where("key").anyOf(["quotas", "projects"]).delete();
   }
 }
 

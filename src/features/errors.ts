@@ -18,6 +18,17 @@ const CODE_MESSAGES: Record<ErrorCode, MessageDescriptor> = {
   code_invalid: msg`This link has expired. Open it again from Cutroom.`,
   payload_too_large: msg`The request is too large.`,
   internal: msg`Internal server error`,
+  no_plan: msg`Your account is not assigned to a subscription plan.`,
+  file_too_big: msg`One or more files exceed the single-file size limit.`,
+  file_too_long: msg`The uploaded file is too long for your plan.`,
+  not_enough_minutes: msg`Not enough processing minutes.`,
+  not_enough_storage: msg`Not enough storage.`,
+  duplicate_name: msg`A file with this name is already in your library.`,
+  unsupported_format: msg`Unsupported format. Choose a video, audio or image file.`,
+  media_unreadable: msg`Uploaded file may be corrupted or not be compatible`,
+  upload_incomplete: msg`The upload has not finished yet.`,
+  media_not_ready: msg`This file is still being processed.`,
+  project_busy: msg`This project is busy. Try again when it has finished.`,
 };
 
 const FIELD_MESSAGES: Record<FieldErrorCode, MessageDescriptor> = {

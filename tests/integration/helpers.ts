@@ -74,3 +74,19 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Listens on a free loopback port, for tests that need real HTTP (tus uploads, media). */
+export async function listen(server: TestServer): Promise<string> {
+  const address = await server.app.listen({ port: 0, host: "127.0.0.1" });
+  return address;
+}
+
+export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 90_000, everyMs = 250): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

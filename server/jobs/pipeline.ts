@@ -1,0 +1,274 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { FastifyBaseLogger } from "fastify";
+import type { Db } from "../db";
+import { findMediaById, updateMedia, type MediaRow } from "../db/media";
+import { findProjectById, projectMedia, updateProject, type ProjectRow } from "../db/projects";
+import { replaceScenes, visibleScenes } from "../db/scenes";
+import { buildScenes, highlightsOf, IMAGE_SCENE_SECONDS, type MediaForScenes } from "../domain/storyboard";
+import { analyzeFile, NoAudioStreamError, type SilenceAnalysis } from "../media/analyze";
+import { probe, UnreadableMediaError } from "../media/probe";
+import { makeProxy } from "../media/proxy";
+import { extractKeyframeThumbnails, extractPoster, nearestThumbnail } from "../media/thumbnails";
+import { renderPreview as renderEdit, type EditSegment } from "../media/render";
+import type { FileStore } from "../storage/local";
+import { mediaKey } from "../services/library";
+import { PermanentJobError } from "./queue";
+import type { Handlers, JobContext } from "./types";
+
+export const FAILED_MESSAGE = "Uploaded file may be corrupted or not be compatible";
+
+export interface PipelineDeps {
+  db: Db;
+  store: FileStore;
+  log: FastifyBaseLogger;
+  /** Called when a project's render finished or failed (notifications arrive with issue 5). */
+  onRenderDone?: (project: ProjectRow, ok: boolean) => Promise<void>;
+}
+
+interface StoredAnalysis {
+  speech: SilenceAnalysis["speech"];
+  noiseFloorDb: number | null;
+  thumbnails: { time: number; key: string }[];
+}
+
+/** Writes to a temporary name and renames, so a crash never leaves half a file under the real key. */
+async function atomically(target: string, write: (tmp: string) => Promise<void>) {
+  await fs.mkdir(path.dirname(target), { recursive: true });
+  const tmp = `${target}.part${path.extname(target)}`;
+  await write(tmp);
+  await fs.rename(tmp, target);
+}
+
+/** Runs each step once per media file in this process, however many jobs ask for it at once. */
+const inFlight = new Map<number, Promise<MediaRow>>();
+
+export function createPipeline(deps: PipelineDeps) {
+  const { db, store } = deps;
+  const keyOf = (media: MediaRow, file: string) => mediaKey(media.user_id, media.id, file);
+
+  /** Probe → proxy (the raw preview) → thumbnails → speech analysis. Each step skips when done. */
+  async function ingest(mediaId: number, ctx: JobContext, onProgress: (fraction: number) => Promise<void> = async () => {}): Promise<MediaRow> {
+    let media = await findMediaById(db, mediaId);
+    if (!media) throw new PermanentJobError(`media ${mediaId} is gone`);
+    if (media.status === "ready" && media.raw_preview_render) return media;
+    const source = store.pathOf(media.storage_key);
+    try {
+      const info = await probe(source, { signal: ctx.signal });
+      const analysis: StoredAnalysis = media.analysis ? JSON.parse(media.analysis) : { speech: [], noiseFloorDb: null, thumbnails: [] };
+
+      if (media.kind === "image") {
+        const poster = keyOf(media, "thumb.jpg");
+        if (!(await store.exists(poster))) await atomically(store.pathOf(poster), (tmp) => extractPoster(source, tmp, { info, signal: ctx.signal }).then(() => undefined));
+        media = { ...media, thumbnail_key: poster };
+      } else {
+        const proxy = keyOf(media, "proxy.mp4");
+        if (!(await store.exists(proxy))) {
+          await atomically(store.pathOf(proxy), (tmp) =>
+            makeProxy(source, tmp, { info, signal: ctx.signal, onProgress: (f: number) => void onProgress(f * 0.6).then(() => ctx.heartbeat()) }),
+          );
+        }
+        await updateMedia(db, media.id, { proxy_key: proxy, raw_preview_render: 1, progress: 60 });
+        media = { ...media, proxy_key: proxy, raw_preview_render: 1 };
+
+        if (media.kind === "video" && analysis.thumbnails.length === 0) {
+          const dir = store.pathOf(keyOf(media, "thumbs"));
+          const thumbs = await extractKeyframeThumbnails(source, dir, { signal: ctx.signal });
+          analysis.thumbnails = thumbs.map((t) => ({ time: t.time, key: keyOf(media!, `thumbs/${path.basename(t.file)}`) }));
+          media = { ...media, thumbnail_key: analysis.thumbnails[0]?.key ?? null };
+        }
+        if (media.kind === "audio" && !media.thumbnail_key) {
+          const poster = keyOf(media, "thumb.jpg");
+          if (!(await store.exists(poster))) await atomically(store.pathOf(poster), (tmp) => extractPoster(source, tmp, { info, signal: ctx.signal }).then(() => undefined));
+          media = { ...media, thumbnail_key: poster };
+        }
+        await onProgress(0.8);
+        if (media.has_speech && info.hasAudio && analysis.noiseFloorDb === null) {
+          try {
+            const result = await analyzeFile(source, { info, signal: ctx.signal });
+            analysis.speech = result.speech;
+            analysis.noiseFloorDb = result.noiseFloorDb;
+          } catch (error) {
+            if (!(error instanceof NoAudioStreamError)) throw error;
+          }
+        }
+      }
+      await updateMedia(db, media.id, {
+        analysis: JSON.stringify(analysis),
+        thumbnail_key: media.thumbnail_key,
+        status: "ready",
+        progress: 100,
+        raw_preview_render: media.kind === "image" ? 1 : media.raw_preview_render,
+      });
+      await onProgress(1);
+      return (await findMediaById(db, mediaId))!;
+    } catch (error) {
+      if (error instanceof UnreadableMediaError) {
+        await updateMedia(db, mediaId, { status: "failed" });
+        throw new PermanentJobError(FAILED_MESSAGE);
+      }
+      throw error;
+    }
+  }
+
+  function ingestOnce(mediaId: number, ctx: JobContext, onProgress?: (fraction: number) => Promise<void>) {
+    const running = inFlight.get(mediaId);
+    if (running) return running;
+    const work = ingest(mediaId, ctx, onProgress).finally(() => inFlight.delete(mediaId));
+    inFlight.set(mediaId, work);
+    return work;
+  }
+
+  /** Renders the visible scenes to the project's preview and marks it Preview Ready. */
+  async function renderPreview(project: ProjectRow, ctx: JobContext, from: number, final: boolean) {
+    const scenes = await visibleScenes(db, project.id);
+    const media = new Map((await projectMedia(db, project.id)).map((m) => [m.id, m]));
+    const segments: EditSegment[] = scenes.flatMap((scene) => {
+      const m = scene.media_file_id ? media.get(scene.media_file_id) : undefined;
+      if (!m) return [];
+      return [{ file: store.pathOf(m.storage_key), kind: m.kind, start: scene.trim_start, end: scene.trim_end }];
+    });
+    const settings = JSON.parse(project.settings) as { smoothcuts?: number };
+    const key = `projects/${project.user_id}/${project.id}/${final ? "export" : "preview"}-${Date.now()}.mp4`;
+    let last = 0;
+    await atomically(store.pathOf(key), (tmp) =>
+      renderEdit(segments, tmp, {
+        smoothCuts: !!settings.smoothcuts,
+        signal: ctx.signal,
+        onProgress: (f: number) => {
+          const value = Math.round(from + f * (100 - from));
+          if (value - last >= 2) {
+            last = value;
+            void updateProject(db, project.id, { working_progress: value }).then(() => ctx.heartbeat());
+          }
+        },
+      }).then(() => undefined),
+    );
+    const previous = project.export_key;
+    const done = await updateProject(db, project.id, {
+      export_key: key,
+      status: final ? "Render Ready" : "Preview Ready",
+      final_render: final ? 1 : 0,
+      is_queued: 0,
+      is_new: 0,
+      working_progress: 100,
+      duration_out_seconds: segments.reduce((sum, s) => sum + (s.end - s.start), 0),
+    });
+    if (previous && previous !== key) await store.remove(previous);
+    await deps.onRenderDone?.(done, true);
+  }
+
+  async function mustProject(projectId: number): Promise<ProjectRow> {
+    const project = await findProjectById(db, projectId);
+    if (!project || project.deleted_at) throw new PermanentJobError(`project ${projectId} is gone`);
+    return project;
+  }
+
+  const handlers: Handlers = {
+    "ingest-media": async ({ mediaFileId }, ctx) => {
+      await ingestOnce(mediaFileId, ctx, async (f) => updateMedia(db, mediaFileId, { progress: Math.round(f * 100) }));
+    },
+
+    "create-project": async ({ projectId }, ctx) => {
+      let project = await mustProject(projectId);
+      project = await updateProject(db, projectId, { status: "Working", is_queued: 0, working_progress: 1 });
+      const files = await projectMedia(db, projectId);
+      const progress = new Map<number, number>();
+      const reportRaw = async () => {
+        const mean = [...progress.values()].reduce((a, b) => a + b, 0) / Math.max(1, files.length);
+        await updateProject(db, projectId, { working_progress_raw: Math.round(mean * 100) });
+      };
+      const ready: MediaRow[] = [];
+      for (const file of files) {
+        ready.push(await ingestOnce(file.id, ctx, async (f) => { progress.set(file.id, f); await reportRaw(); }));
+        progress.set(file.id, 1);
+      }
+      await reportRaw();
+      await updateProject(db, projectId, { working_progress: 20, raw_preview_render: 1, working_progress_raw: 100 });
+
+      let offset = 0;
+      const forScenes: MediaForScenes[] = ready.map((m) => {
+        const analysis = m.analysis ? (JSON.parse(m.analysis) as StoredAnalysis) : undefined;
+        const entry: MediaForScenes = { id: m.id, kind: m.kind, durationSeconds: m.duration_seconds, speech: m.has_speech ? analysis?.speech : undefined, rawOffset: offset };
+        offset += m.kind === "image" ? IMAGE_SCENE_SECONDS : m.duration_seconds;
+        return entry;
+      });
+      const settings = JSON.parse(project.settings) as { autocutsilences?: number };
+      const drafts = buildScenes(forScenes, !!settings.autocutsilences);
+      const thumbsOf = new Map(ready.map((m) => [m.id, m.analysis ? (JSON.parse(m.analysis) as StoredAnalysis).thumbnails : []]));
+      const now = new Date().toISOString();
+      await replaceScenes(
+        db,
+        projectId,
+        drafts.map((d) => {
+          const m = ready.find((r) => r.id === d.mediaFileId)!;
+          const thumbs = (thumbsOf.get(d.mediaFileId) ?? []).map((t) => ({ time: t.time, file: t.key }));
+          const thumb = nearestThumbnail(thumbs, d.start);
+          return {
+            project_id: projectId,
+            media_file_id: d.mediaFileId,
+            order: d.order,
+            type: "default",
+            visibility: 1,
+            start: d.start,
+            end: d.end,
+            trim_start: d.trimStart,
+            trim_end: d.trimEnd,
+            trim_start_default: d.trimStart,
+            trim_end_default: d.trimEnd,
+            trim_start_raw: d.trimStartRaw,
+            trim_end_raw: d.trimEndRaw,
+            thumbnail_key: thumb?.file ?? m.thumbnail_key,
+            text: "[]",
+            media_audio: "standard",
+            music_type: "bgmstandard",
+            created_at: now,
+            updated_at: now,
+          };
+        }),
+      );
+      const highlights = highlightsOf(forScenes, drafts);
+      project = await updateProject(db, projectId, {
+        scenes_count: drafts.length,
+        removed_length: highlights.removedLength,
+        jump_cuts_created: highlights.jumpCutsCreated,
+        thumbnail_key: ready.find((m) => m.thumbnail_key)?.thumbnail_key ?? null,
+        raw_preview_key: ready.length === 1 ? ready[0]!.proxy_key : ready.find((m) => m.proxy_key)?.proxy_key ?? null,
+        working_progress: 25,
+      });
+      await renderPreview(project, ctx, 25, false);
+    },
+
+    "render-raw": async ({ projectId }, ctx) => {
+      const files = await projectMedia(db, projectId);
+      for (const file of files) await ingestOnce(file.id, ctx);
+      await updateProject(db, projectId, { raw_preview_render: 1, working_progress_raw: 100 });
+    },
+
+    render: async ({ projectId, final }, ctx) => {
+      const project = await mustProject(projectId);
+      await renderPreview(project, ctx, 1, final);
+    },
+
+    // These arrive with their issues (subtitles, translation, video-site export); until then they fail loudly.
+    transcribe: async () => {
+      throw new PermanentJobError("transcription is not available on this server yet");
+    },
+    translate: async () => {
+      throw new PermanentJobError("translation is not available on this server yet");
+    },
+    "export-video-site": async () => {
+      throw new PermanentJobError("video-site export is not available on this server yet");
+    },
+  };
+
+  /** A job that gave up: the project shows Failed with SPEC §8's message. */
+  async function onFailed(job: { type: string; payload: unknown }) {
+    const projectId = (job.payload as { projectId?: number }).projectId;
+    if (!projectId) return;
+    const project = await updateProject(db, projectId, { status: "Failed", failure: FAILED_MESSAGE, is_queued: 0 });
+    await deps.onRenderDone?.(project, false);
+  }
+
+  return { handlers, onFailed, ingest: ingestOnce };
+}

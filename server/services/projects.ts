@@ -1,0 +1,242 @@
+import type { z } from "zod";
+import type { Db } from "../db";
+import { findMedia } from "../db/media";
+import { findProject, insertProject, listProjects, projectMedia, updateProject, type ProjectRow } from "../db/projects";
+import type { CreateProjectBody, Project, ProjectSettings, RenderBody } from "../../api/projects";
+import { BUSY_STATUSES } from "../../api/projects";
+import { applySettingsRules, DEFAULT_SETTINGS } from "../domain/project-settings";
+import type { JobPayloads, JobType } from "../jobs/types";
+import type { FileLinks } from "./file-links";
+import { DomainError, notFound } from "./errors";
+
+export const PROJECTS_PAGE_SIZE = 20;
+export const PAID_PRIORITY = 10;
+export const FREE_PRIORITY = 0;
+
+/** What the projects service needs of the job queue. */
+export interface ProjectQueue {
+  enqueue<T extends JobType>(type: T, payload: JobPayloads[T], options: { id?: string; priority: number; group: string }): Promise<unknown>;
+  cancelGroup(group: string): Promise<number>;
+}
+
+export interface ProjectsDeps {
+  db: Db;
+  queue: ProjectQueue;
+  links: FileLinks;
+  isPaid: (userId: number) => Promise<boolean>;
+}
+
+export const projectGroup = (projectId: number) => `project:${projectId}`;
+const bit = (v: unknown): 0 | 1 => (v ? 1 : 0);
+
+export function createProjects(deps: ProjectsDeps) {
+  const { db } = deps;
+
+  function settingsOf(row: ProjectRow): ProjectSettings {
+    return { ...DEFAULT_SETTINGS, ...(JSON.parse(row.settings) as Partial<ProjectSettings>) };
+  }
+
+  function toProject(row: ProjectRow): Project {
+    return {
+      ...settingsOf(row),
+      id: row.id,
+      name: row.name,
+      title: row.title,
+      locale: row.locale,
+      status: row.status as Project["status"],
+      failure: row.failure,
+      is_new: bit(row.is_new),
+      is_queued: bit(row.is_queued),
+      deleted_at: row.deleted_at,
+      thumbnailPath: row.thumbnail_key ? deps.links.url(row.thumbnail_key) : null,
+      duration_in_seconds: row.duration_in_seconds,
+      duration_out_seconds: row.duration_out_seconds,
+      total_filesize: Number(row.total_filesize),
+      scenes_count: row.scenes_count,
+      type: row.type,
+      cuts_project: bit(row.cuts_project),
+      audioonly: bit(row.audioonly),
+      working_progress: row.working_progress,
+      working_progress_raw: row.working_progress_raw,
+      raw_preview_render: bit(row.raw_preview_render),
+      export_url: row.export_key ? deps.links.url(row.export_key) : null,
+      export_raw_url: row.raw_preview_key ? deps.links.url(row.raw_preview_key) : null,
+      final_render: bit(row.final_render),
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  }
+
+  async function mustFind(userId: number, id: number): Promise<ProjectRow> {
+    const row = await findProject(db, userId, id);
+    if (!row) throw notFound("No such project");
+    return row;
+  }
+
+  /** Deterministic ids (the queue's default) dedupe; `id` only where two payloads must share one job. */
+  async function queueJob<T extends JobType>(row: ProjectRow, type: T, payload: JobPayloads[T], id?: string) {
+    const priority = (await deps.isPaid(row.user_id)) ? PAID_PRIORITY : FREE_PRIORITY;
+    await deps.queue.enqueue(type, payload, { ...(id ? { id } : {}), priority, group: projectGroup(row.id) });
+  }
+
+  const isBusy = (row: ProjectRow) => (BUSY_STATUSES as readonly string[]).includes(row.status) || row.is_queued === 1;
+
+  return {
+    toProject,
+    settingsOf,
+
+    async create(userId: number, body: z.output<typeof CreateProjectBody>): Promise<Project> {
+      const media = [];
+      for (const id of body.media) {
+        const row = await findMedia(db, userId, id);
+        if (!row) throw notFound(`No such media file ${id}`);
+        if (row.status === "failed") throw new DomainError("media_unreadable", "Uploaded file may be corrupted or not be compatible");
+        media.push(row);
+      }
+      // Intro first, outro last, the rest in the order given (SPEC §2 wizard).
+      const rank = (type: string) => (type === "intro" ? 0 : type === "outro" ? 2 : 1);
+      const ordered = media.map((m, i) => ({ m, i })).sort((a, b) => rank(a.m.type) - rank(b.m.type) || a.i - b.i);
+      const now = new Date().toISOString();
+      const settings: ProjectSettings = applySettingsRules({
+        ...DEFAULT_SETTINGS,
+        style: body.style,
+        audio_type: body.audio_type,
+        autocutsilences: body.autocutsilences,
+        smoothcuts: body.smoothcuts,
+        autobgm: body.autobgm,
+        render_subtitle: body.render_subtitle,
+        audio_preprocessor: body.audio_preprocessor,
+        voice_booster: body.audio_preprocessor ? body.voice_booster : 0,
+        intro_seconds: body.intro_seconds,
+        outro_seconds: body.outro_seconds,
+        intro_mode: body.intro_mode,
+        outro_mode: body.outro_mode,
+      });
+      const row = await db.transaction().execute(async (trx) => {
+        const project = await insertProject(trx, {
+          user_id: userId,
+          name: body.name,
+          title: body.title ?? null,
+          locale: body.locale,
+          type: "project",
+          status: "new",
+          failure: null,
+          is_new: 1,
+          is_queued: 1,
+          cuts_project: 0,
+          audioonly: ordered.every(({ m }) => m.kind === "audio") ? 1 : 0,
+          thumbnail_key: ordered.find(({ m }) => m.thumbnail_key)?.m.thumbnail_key ?? null,
+          duration_in_seconds: ordered.reduce((sum, { m }) => sum + m.duration_seconds, 0),
+          duration_out_seconds: 0,
+          total_filesize: ordered.reduce((sum, { m }) => sum + Number(m.size_bytes), 0),
+          scenes_count: 0,
+          working_progress: 0,
+          working_progress_raw: 0,
+          raw_preview_render: 0,
+          raw_preview_key: null,
+          export_key: null,
+          final_render: 0,
+          removed_length: 0,
+          jump_cuts_created: 0,
+          subtitles_lines_count: 0,
+          settings: JSON.stringify(settings),
+          created_at: now,
+          updated_at: now,
+          deleted_at: null,
+        });
+        await trx
+          .insertInto("project_media")
+          .values(ordered.map(({ m }, position) => ({ project_id: project.id, media_file_id: m.id, position, role: rank(m.type) === 0 ? "intro" : rank(m.type) === 2 ? "outro" : "main" } as const)))
+          .execute();
+        return project;
+      });
+      await queueJob(row, "create-project", { projectId: row.id });
+      return toProject(row);
+    },
+
+    async list(userId: number, page: number) {
+      const { rows, total } = await listProjects(db, userId, page, PROJECTS_PAGE_SIZE);
+      return { data: rows.map(toProject), current_page: page, last_page: Math.max(1, Math.ceil(total / PROJECTS_PAGE_SIZE)), total };
+    },
+
+    async count(userId: number) {
+      const { total } = await listProjects(db, userId, 1, 1);
+      return { count: total };
+    },
+
+    get: async (userId: number, id: number) => toProject(await mustFind(userId, id)),
+
+    async highlights(userId: number, id: number) {
+      const row = await mustFind(userId, id);
+      const s = settingsOf(row);
+      return {
+        removedLength: row.removed_length,
+        jumpCutsCreated: row.jump_cuts_created,
+        subtitlesLinesCount: row.subtitles_lines_count,
+        music: !!s.autobgm,
+        autoduck: !!(s.autobgm && s.autoduck),
+        audioEnhancer: !!s.audio_preprocessor,
+        noiseCancelling: !!s.audio_preprocessor,
+        autoPunchIn: !!s.autopunchin,
+      };
+    },
+
+    async update(userId: number, id: number, body: Partial<ProjectSettings> & { name?: string }) {
+      const row = await mustFind(userId, id);
+      if (row.deleted_at) throw notFound("No such project");
+      const { name, ...changes } = body;
+      const settings = applySettingsRules({ ...settingsOf(row), ...changes });
+      return toProject(await updateProject(db, id, { settings: JSON.stringify(settings), ...(name ? { name } : {}) }));
+    },
+
+    async remove(userId: number, id: number) {
+      const row = await mustFind(userId, id);
+      if (row.deleted_at) return toProject(row);
+      await deps.queue.cancelGroup(projectGroup(id));
+      return toProject(await updateProject(db, id, { deleted_at: new Date().toISOString(), is_queued: 0 }));
+    },
+
+    /** Out of the queue before it started: it can be restarted or deleted (SPEC §4). */
+    async dequeue(userId: number, id: number) {
+      const row = await mustFind(userId, id);
+      if (!row.is_queued) throw new DomainError("project_busy", "This project is not waiting in the queue");
+      await deps.queue.cancelGroup(projectGroup(id));
+      return toProject(await updateProject(db, id, { is_queued: 0, status: "Not Started", working_progress: 0 }));
+    },
+
+    async restart(userId: number, id: number) {
+      const row = await mustFind(userId, id);
+      if (row.deleted_at || !["Not Started", "Failed"].includes(row.status)) throw new DomainError("project_busy", "Only a project that did not start or failed can be restarted");
+      const updated = await updateProject(db, id, { is_queued: 1, status: "new", failure: null, working_progress: 0 });
+      await queueJob(updated, "create-project", { projectId: id });
+      return toProject(updated);
+    },
+
+    async render(userId: number, id: number, body: z.output<typeof RenderBody>) {
+      const row = await mustFind(userId, id);
+      if (row.deleted_at) throw notFound("No such project");
+      if (isBusy(row)) throw new DomainError("project_busy", "This project is busy");
+      const updated = await updateProject(db, id, { status: body.final ? "Final Rendering" : "Rendering", is_queued: 1, working_progress: 0 });
+      // One render job per project, preview or final: a new request while one runs is refused above.
+      await queueJob(updated, "render", { projectId: id, final: body.final }, `render:${id}`);
+      return toProject(updated);
+    },
+
+    async renderRaw(userId: number, id: number) {
+      const row = await mustFind(userId, id);
+      if (row.deleted_at) throw notFound("No such project");
+      await queueJob(row, "render-raw", { projectId: id });
+      return toProject(row);
+    },
+
+    async reopen(userId: number, id: number) {
+      const row = await mustFind(userId, id);
+      if (row.status !== "Render Ready") return toProject(row);
+      return toProject(await updateProject(db, id, { status: "Preview Ready", final_render: 0 }));
+    },
+
+    mediaOf: (projectId: number) => projectMedia(db, projectId),
+  };
+}
+
+export type Projects = ReturnType<typeof createProjects>;
