@@ -21,6 +21,8 @@ export interface Server {
   db: Db;
   config: Config;
   queue: LocalQueue;
+  /** Starts the job runner (done at creation unless `startRunner: false`). */
+  startRunner(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -76,20 +78,21 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   mailer ??= config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(config.outboxDir, config.mailFrom, app.log);
 
   const pipeline = createPipeline({ db, store, log: app.log });
-  if (overrides.startRunner !== false) {
-    await queue.start(pipeline.handlers, {
+  const startRunner = () =>
+    queue.start(pipeline.handlers, {
       concurrency: config.jobs.concurrency,
       leaseMs: config.jobs.leaseMs,
       onFailed: (job) => pipeline.onFailed(job),
       log: (message, fields) => app.log.info(fields ?? {}, message),
     });
-  }
+  if (overrides.startRunner !== false) await startRunner();
 
   return {
     app,
     db,
     config,
     queue,
+    startRunner,
     async close() {
       await app.close();
       await queue.stop();

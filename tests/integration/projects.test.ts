@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -180,6 +181,14 @@ describe("automatic project creation", () => {
     const info = await probe(file);
     expect(info.kind).toBe("video");
     expect(info.durationSeconds).toBeCloseTo(project.duration_out_seconds, 0);
+    // In sync: audio and video streams within one frame of each other.
+    const streams = JSON.parse(
+      execFileSync("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,duration,r_frame_rate", "-of", "json", file], { encoding: "utf8" }),
+    ).streams as { codec_type: string; duration: string; r_frame_rate: string }[];
+    const video = streams.find((s) => s.codec_type === "video")!;
+    const audio = streams.find((s) => s.codec_type === "audio")!;
+    const [num, den] = video.r_frame_rate.split("/").map(Number);
+    expect(Math.abs(Number(video.duration) - Number(audio.duration))).toBeLessThanOrEqual(den! / num! + 1e-3);
     const download = await fetch(`${base}/api/v1/projects/${projectId}/downloadrender`, { headers: bearer(token), redirect: "manual" });
     expect(download.status).toBe(302);
   });
