@@ -25,16 +25,21 @@ const sameAs = (field: string, other: string, message: "emails_different" | "pas
   },
 });
 
+/** The fields the form and the server share. */
+const registrationFields = {
+  locale: Locale,
+  first_name: requiredText(NAME_MAX),
+  last_name: requiredText(NAME_MAX),
+  email: email(),
+  password: password(),
+  terms: z.literal(true, { error: "terms_required" }),
+};
+
 /** What POST /register carries (SPEC §3 Registration payload; confirm_email is not sent). */
 export const RegisterBody = z
   .object({
-    locale: Locale,
-    first_name: requiredText(NAME_MAX),
-    last_name: requiredText(NAME_MAX),
-    email: email(),
-    password: password(),
+    ...registrationFields,
     password_confirmation: z.string({ error: "required" }).max(PASSWORD_MAX, { error: "too_long" }),
-    terms: z.literal(true, { error: "terms_required" }),
     "g-recaptcha-response": z.string().max(20_000).default(""),
     referral: z.string().trim().max(64).nullish(),
     clickid: z.string().trim().max(255).nullish(),
@@ -44,16 +49,7 @@ export type RegisterBody = z.input<typeof RegisterBody>;
 
 /** The registration form: the payload plus confirm_email, which never leaves the browser. */
 export const RegisterForm = z
-  .object({
-    locale: Locale,
-    first_name: requiredText(NAME_MAX),
-    last_name: requiredText(NAME_MAX),
-    email: email(),
-    confirm_email: z.string(),
-    password: password(),
-    password_confirmation: z.string(),
-    terms: z.literal(true, { error: "terms_required" }),
-  })
+  .object({ ...registrationFields, confirm_email: z.string(), password_confirmation: z.string() })
   .refine((v) => v.confirm_email.trim().toLowerCase() === v.email.trim().toLowerCase(), sameAs("confirm_email", "email", "emails_different"))
   .refine((v) => v.password_confirmation === v.password, sameAs("password_confirmation", "password", "passwords_different"));
 export type RegisterForm = z.input<typeof RegisterForm>;

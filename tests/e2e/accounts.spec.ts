@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { E2E_DATA_DIR } from "../../playwright.config";
-import { createUser, outboxMailTo, PASSWORD, signIn, translation, uniqueEmail } from "./helpers";
+import { createUser, fillRegistration, outboxMailTo, PASSWORD, signIn, translation, uniqueEmail } from "./helpers";
 
 test("a new creator registers through the form, confirms by email, signs in and sees home", async ({ page }) => {
   const email = uniqueEmail("new");
@@ -10,13 +10,7 @@ test("a new creator registers through the form, confirms by email, signs in and 
   await expect(page).toHaveURL(/\/login\?redirect=%2F$/);
   await page.getByRole("link", { name: "Create account" }).click();
 
-  await page.getByLabel("First name").fill("Ana");
-  await page.getByLabel("Last name").fill("Silva");
-  await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel("Confirm email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByLabel("Confirm password").fill(PASSWORD);
-  await page.getByText("I agree to the").click();
+  await fillRegistration(page, { first: "Ana", last: "Silva", email });
   // Enter submits.
   await page.getByLabel("Confirm password").press("Enter");
 
@@ -55,13 +49,7 @@ test("registration shows every field error at once and keeps what was typed", as
 test("an email that is taken shows the server's refusal under the field", async ({ page, request }) => {
   const { email } = await createUser(request);
   await page.goto("/register");
-  await page.getByLabel("First name").fill("Ana");
-  await page.getByLabel("Last name").fill("Silva");
-  await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel("Confirm email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByLabel("Confirm password").fill(PASSWORD);
-  await page.getByText("I agree to the").click();
+  await fillRegistration(page, { first: "Ana", last: "Silva", email });
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByText("Create account error")).toBeVisible();
   await expect(page.getByText("This email is already registered")).toBeVisible();
@@ -71,13 +59,7 @@ test("an email that is taken shows the server's refusal under the field", async 
 test("the referral and the click id travel with the registration", async ({ page }) => {
   const email = uniqueEmail("ref");
   await page.goto("/register/partner7?irclickid=click-42");
-  await page.getByLabel("First name").fill("Lia");
-  await page.getByLabel("Last name").fill("Reis");
-  await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel("Confirm email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByLabel("Confirm password").fill(PASSWORD);
-  await page.getByText("I agree to the").click();
+  await fillRegistration(page, { first: "Lia", last: "Reis", email });
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByText("User created successfully")).toBeVisible();
 

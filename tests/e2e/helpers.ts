@@ -71,3 +71,15 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.getByLabel("Password").fill(password);
   await page.getByLabel("Password").press("Enter");
 }
+
+/** Fills the registration form as a person would (terms ticked), without submitting. */
+export async function fillRegistration(page: Page, fields: { first: string; last: string; email: string; password?: string }) {
+  const password = fields.password ?? PASSWORD;
+  await page.getByLabel("First name").fill(fields.first);
+  await page.getByLabel("Last name").fill(fields.last);
+  await page.getByLabel("Email", { exact: true }).fill(fields.email);
+  await page.getByLabel("Confirm email").fill(fields.email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Confirm password").fill(password);
+  await page.getByText("I agree to the").click();
+}
