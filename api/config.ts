@@ -14,6 +14,7 @@ export const PublicConfig = z.object({
     terms: z.string(),
     forgotPassword: z.string(),
     aiProduct: z.string(),
+    tipsVideo: z.string(),
   }),
   sunsetRedirectUrl: z.string().nullable(),
   betaHost: z.boolean(),

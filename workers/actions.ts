@@ -8,6 +8,9 @@ import { createUploader } from "./uploads";
 import type { ProjectDraftRow, UploadRole, UploadRow } from "../src/db";
 import type { Result } from "./status";
 
+/** Finished or failed wizard drafts are kept this long, then forgotten at boot. */
+const DRAFT_RETENTION_MS = 24 * 3600_000;
+
 type RegisterInput = Omit<RegisterBody, "g-recaptcha-response">;
 
 /** Every action a view can ask of the sync worker. Views never call fetch. */
@@ -31,8 +34,9 @@ export function createActions(db: CutroomDb, call: ApiCall) {
       if (config.ok) await db.meta.put({ key: "config", value: config.data });
       if (await db.auth.get("token")) {
         await actions.refreshUser();
-        // Uploads and scheduled projects carry on after a reload.
-        void Promise.all((await db.uploads.where("status").anyOf(["uploading", "success"]).primaryKeys()).map(upload)).then(() => drafts.advanceAll());
+        // Uploads and scheduled projects carry on after a reload; week-old finished drafts go.
+        await db.drafts.where("createdAt").below(Date.now() - DRAFT_RETENTION_MS).and((d) => d.status !== "waiting").delete();
+        void actions.resumeUploads();
       }
     },
 
@@ -55,6 +59,12 @@ export function createActions(db: CutroomDb, call: ApiCall) {
       }));
       await db.uploads.bulkPut(rows);
       return rows.map((r) => r.id);
+    },
+    /** After a reload or when the connection is back: continue what was under way or cut off. */
+    async resumeUploads() {
+      const pending = await db.uploads.filter((u) => u.status === "uploading" || u.status === "success" || (u.status === "selected" && u.error === "network")).primaryKeys();
+      await Promise.all(pending.map(upload));
+      await drafts.advanceAll();
     },
     setUploadLanguage: (id: string, locale: string | null) => db.uploads.update(id, { locale }).then(() => undefined),
     setUploadRole: (id: string, role: UploadRole) => db.uploads.update(id, { role }).then(() => undefined),

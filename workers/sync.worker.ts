@@ -9,4 +9,8 @@ const call = createApiClient({
   onSignedOut: () => db.signOutLocally(),
 });
 
-Comlink.expose(createActions(db, call));
+const actions = createActions(db, call);
+Comlink.expose(actions);
+
+// The connection is back: uploads cut off by the network carry on without waiting for the page.
+self.addEventListener("online", () => void actions.resumeUploads());

@@ -136,6 +136,8 @@ export interface ProjectsTable {
   jump_cuts_created: number;
   subtitles_lines_count: number;
   settings: string;
+  /** JSON: the features the last render applied. */
+  applied_features: Generated<string>;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;

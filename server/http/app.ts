@@ -61,7 +61,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         scriptSrc: ["'self'", ...(config.captcha.provider === "recaptcha" ? ["https://www.google.com", "https://www.gstatic.com"] : [])],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:", "blob:"],
-        mediaSrc: ["'self'", "blob:"],
+        // The quick-tips video may live on a CDN.
+        mediaSrc: ["'self'", "blob:", new URL(config.links.tipsVideo).origin],
         workerSrc: ["'self'", "blob:"],
         connectSrc: ["'self'"],
         frameSrc: config.captcha.provider === "recaptcha" ? ["https://www.google.com"] : ["'none'"],

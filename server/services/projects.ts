@@ -10,6 +10,15 @@ import type { FileLinks } from "./file-links";
 import { DomainError, notFound } from "./errors";
 
 export const PROJECTS_PAGE_SIZE = 20;
+
+/** Features a render applied; the pipeline records them with each render. */
+export interface AppliedFeatures {
+  music: boolean;
+  autoduck: boolean;
+  audioEnhancer: boolean;
+  noiseCancelling: boolean;
+  autoPunchIn: boolean;
+}
 export const PAID_PRIORITY = 10;
 export const FREE_PRIORITY = 0;
 
@@ -166,18 +175,19 @@ export function createProjects(deps: ProjectsDeps) {
 
     get: async (userId: number, id: number) => toProject(await mustFind(userId, id)),
 
+    /** What the automatic edit did: flags come from what the render applied, not from what was asked. */
     async highlights(userId: number, id: number) {
       const row = await mustFind(userId, id);
-      const s = settingsOf(row);
+      const applied = JSON.parse(row.applied_features) as Partial<AppliedFeatures>;
       return {
         removedLength: row.removed_length,
         jumpCutsCreated: row.jump_cuts_created,
         subtitlesLinesCount: row.subtitles_lines_count,
-        music: !!s.autobgm,
-        autoduck: !!(s.autobgm && s.autoduck),
-        audioEnhancer: !!s.audio_preprocessor,
-        noiseCancelling: !!s.audio_preprocessor,
-        autoPunchIn: !!s.autopunchin,
+        music: !!applied.music,
+        autoduck: !!applied.autoduck,
+        audioEnhancer: !!applied.audioEnhancer,
+        noiseCancelling: !!applied.noiseCancelling,
+        autoPunchIn: !!applied.autoPunchIn,
       };
     },
 

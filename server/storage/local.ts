@@ -3,6 +3,8 @@ import path from "node:path";
 
 /** The file-store port. Keys are relative paths such as `media/7/42/proxy.mp4`. */
 export interface FileStore {
+  /** The directory keys are relative to (local store only). */
+  readonly root: string;
   /** Absolute path of a key on this machine (local store only; S3 will stream instead). */
   pathOf(key: string): string;
   /** Moves a finished file into the store under `key`. */
@@ -20,6 +22,7 @@ export function localFileStore(root: string): FileStore {
     return path.join(root, key);
   };
   return {
+    root,
     pathOf,
     async adopt(fromPath, key) {
       const target = pathOf(key);

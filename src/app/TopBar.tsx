@@ -6,7 +6,7 @@ import { useConfig } from "./hooks";
 import { Logo } from "./Logo";
 import { UserMenu } from "./UserMenu";
 
-/** Project list, storage badge, Upgrade for free users, the user menu. */
+/** New project, project list, storage badge, Upgrade for free users, the user menu. */
 export function TopBar({ user }: { user: UserRow }) {
   const { t } = useLingui();
   const config = useConfig();
@@ -20,6 +20,14 @@ export function TopBar({ user }: { user: UserRow }) {
             <Trans>See production version</Trans>
           </a>
         )}
+        <Link to="/new" className="btn btn-ghost top-bar-new">
+          <svg className="icon" viewBox="0 0 24 24" aria-hidden="true">
+            <path d="M12 5v14M5 12h14" />
+          </svg>
+          <span className="narrow-hidden">
+            <Trans>New project</Trans>
+          </span>
+        </Link>
         <Link to="/open" className="btn btn-ghost">
           <svg className="icon" viewBox="0 0 24 24" aria-hidden="true">
             <path d="M3 6h7l2 2h9v11H3z" />

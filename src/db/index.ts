@@ -85,6 +85,9 @@ export class CutroomDb extends Dexie {
       uploads: "id, status, createdAt",
       drafts: "id, status",
     });
+    this.version(3).stores({
+      drafts: "id, status, createdAt",
+    });
   }
 
   /** The signed-in user, or null when nobody is signed in. */

@@ -17,3 +17,20 @@ export const SOCIAL_LINKS = [
   { name: "TikTok", href: "https://www.tiktok.com/@cutroom" },
   { name: "LinkedIn", href: "https://www.linkedin.com/company/cutroom" },
 ] as const;
+
+/** Projects per page of GET /projects (the server's page size); "next" is disabled under it. */
+export const PROJECTS_PAGE_SIZE = 20;
+/** A progress value that means "done" (working_progress, upload percent). */
+export const PROGRESS_DONE = 100;
+/** The least progress shown while a project is being created (SPEC §2 Project preview). */
+export const PROGRESS_MIN_SHOWN = 1;
+
+/** What the upload screen accepts (SPEC §2 Upload screen). */
+export const UPLOAD_ACCEPT = ["image/*", "audio/*", "video/*"] as const;
+/** Give up reading a file's duration in the browser after this long; the server reads it again. */
+export const MEDIA_METADATA_TIMEOUT_MS = 10_000;
+/** Intro and outro lengths in seconds (the API's bounds; SPEC §9 leaves them open). */
+export const INTRO_OUTRO_MAX_SECONDS = 60;
+/** Optional intro title: the API's limit. */
+export const PROJECT_TITLE_MAX = 255;
+

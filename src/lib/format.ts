@@ -20,3 +20,28 @@ export function formatDate(value: string | Date, locale: Locale): string {
 
 /** US$ from cents with two decimals. */
 export const formatUsd = (cents: number) => `US$ ${(cents / 100).toFixed(2)}`;
+
+const MB = 1024 ** 2;
+
+const KB = 1024;
+
+/** A file size with one decimal: GB (1024³) from 1 GB, MB (1048576) from 0.1 MB, KB below. */
+export function formatSize(bytes: number): string {
+  const value = Math.max(0, bytes);
+  if (value >= GB) return `${formatGB(value)} GB`;
+  if (value >= MB / 10) return `${(value / MB).toFixed(1)} MB`;
+  return `${(value / KB).toFixed(1)} KB`;
+}
+
+/** A length as mm:ss, or h:mm:ss from one hour up. */
+export function formatDuration(totalSeconds: number): string {
+  const seconds = Math.max(0, Math.round(Number.isFinite(totalSeconds) ? totalSeconds : 0));
+  const [h, m, s] = [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), seconds % 60];
+  return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${pad(m)}:${pad(s)}`;
+}
+
+/** A percentage (0–100) with one decimal, written the way the language writes numbers: "45.3%", "45,3 %". */
+export const formatPercent = (value: number, locale: string) =>
+  new Intl.NumberFormat(locale, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(
+    Math.max(0, Math.min(100, value)) / 100,
+  );

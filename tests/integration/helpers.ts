@@ -19,7 +19,8 @@ export interface TestServer extends Server {
 let counter = 0;
 
 export async function startTestServer(env: Record<string, string> = {}, options: { startRunner?: boolean } = {}): Promise<TestServer> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-it-"));
+  // Under a dot-directory on purpose: the app must not care where DATA_DIR lives.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), ".cutroom-it-"));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ALTCHA_MAX_NUMBER: "2000", RATE_LIMIT_LOGIN: "1000", RATE_LIMIT_REGISTER: "1000", RATE_LIMIT_RESEND: "1000", STATIC_DIR: path.join(dataDir, "no-app"), ...env });
   const mails: Mail[] = [];
   const mailer: Mailer = { send: async (mail) => void mails.push(mail) };

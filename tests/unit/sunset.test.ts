@@ -6,7 +6,7 @@ const config = (sunsetRedirectUrl: string | null) => ({
   key: "config" as const,
   value: {
     captcha: { provider: "off" as const, recaptchaSiteKey: null },
-    links: { newAiApp: "", pricing: "", help: "", contact: "", terms: "", forgotPassword: "", aiProduct: "" },
+    links: { newAiApp: "", pricing: "", help: "", contact: "", terms: "", forgotPassword: "", aiProduct: "", tipsVideo: "" },
     sunsetRedirectUrl,
     betaHost: false,
   },

@@ -126,7 +126,7 @@ describe("the sync worker's account actions", () => {
       key: "config",
       value: {
         captcha: { provider: "off", recaptchaSiteKey: null },
-        links: { newAiApp: "https://ai.example/", pricing: "", help: "", contact: "", terms: "", forgotPassword: "", aiProduct: "" },
+        links: { newAiApp: "https://ai.example/", pricing: "", help: "", contact: "", terms: "", forgotPassword: "", aiProduct: "", tipsVideo: "" },
         sunsetRedirectUrl: null,
         betaHost: false,
       } as never,

@@ -15,13 +15,13 @@ export function fileRoutes(app: FastifyInstance, deps: { links: FileLinks; store
     if (!query.success || !deps.links.verify(key, query.data.expires, query.data.signature)) {
       return reply.status(404).send({ message: "Not found", code: "not_found" } satisfies ErrorBody);
     }
-    let absolute: string;
     try {
-      absolute = deps.store.pathOf(key);
+      deps.store.pathOf(key); // refuses unsafe keys
     } catch {
       return reply.status(404).send({ message: "Not found", code: "not_found" } satisfies ErrorBody);
     }
-    const result = await send(request.raw, absolute, { dotfiles: "deny", immutable: true, maxAge: "6h" });
+    // Relative to the store, so only the key is checked for dotfiles, not where DATA_DIR happens to be.
+    const result = await send(request.raw, `/${key}`, { root: deps.store.root, dotfiles: "deny", immutable: true, maxAge: "6h" });
     if (result.type === "error") {
       return reply.status(404).send({ message: "Not found", code: "not_found" } satisfies ErrorBody);
     }

@@ -1,31 +1,67 @@
-import { Trans } from "@lingui/react/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { Link } from "@tanstack/react-router";
+import { useLiveQuery } from "dexie-react-hooks";
+import { useState } from "react";
 import { useConfig, useCurrentUser } from "../../app/hooks";
+import { usePolling } from "../../app/usePolling";
+import { db } from "../../db";
+import { Spinner } from "../../ui/Button";
+import { worker } from "../../worker";
+import { LatestProject } from "./LatestProject";
+import { Tips } from "./Tips";
 
-/** Home (SPEC §2). A new user sees the welcome text and the way to the AI product. */
+/** Home (SPEC §2): the latest project, refreshed every 60 s, or a welcome for a new user; then tips. */
 export function HomeView() {
+  const { t } = useLingui();
   const user = useCurrentUser();
-  const config = useConfig();
+  const latest = useLiveQuery(async () => (await db.projects.reverse().filter((p) => !p.deleted_at).first()) ?? null, [], undefined);
+  const listedBefore = useLiveQuery(async () => !!(await db.meta.get("projects")), [], undefined);
+  const [checked, setChecked] = useState(false);
+  usePolling(() => worker.refreshProjects(1).finally(() => setChecked(true)));
+
   return (
-    <section className="home" aria-labelledby="home-title">
+    <div className="home">
       <h1 id="home-title">
         <Trans>Welcome to Cutroom, {user?.first_name}!</Trans>
       </h1>
-      <div className="card welcome-card">
-        <p>
-          <Trans>
-            Upload a video and Cutroom cuts the silences, adds subtitles and music, and builds a storyboard you can refine
-            scene by scene.
-          </Trans>
-        </p>
-        <p>
-          <Trans>New projects are created in our newer AI version.</Trans>
-        </p>
-        {config && (
-          <a className="btn btn-primary" href={config.links.aiProduct} target="_blank" rel="noopener noreferrer">
-            <Trans>Open the AI editor</Trans>
-          </a>
-        )}
+      {latest ? (
+        <LatestProject project={latest} />
+      ) : latest === null && (listedBefore || checked) ? (
+        <Welcome />
+      ) : (
+        <div className="card loading-card">
+          <Spinner label={t`Loading your latest project…`} />
+        </div>
+      )}
+      <Tips />
+    </div>
+  );
+}
+
+/** A new user: what Cutroom does and the way to the first project. */
+function Welcome() {
+  const config = useConfig();
+  return (
+    <div className="card welcome-card">
+      <p>
+        <Trans>
+          Upload a video and Cutroom cuts the silences, adds subtitles and music, and builds a storyboard you can refine
+          scene by scene.
+        </Trans>
+      </p>
+      <div className="actions">
+        <Link to="/new" className="btn btn-primary btn-large">
+          <Trans>New project</Trans>
+        </Link>
       </div>
-    </section>
+      <p className="muted">
+        <Trans>New projects are created in our newer AI version.</Trans>
+      </p>
+      {config && (
+        <a className="btn btn-secondary" href={config.links.aiProduct} target="_blank" rel="noopener noreferrer">
+          <Trans>Open the AI editor</Trans>
+        </a>
+      )}
+    </div>
   );
 }

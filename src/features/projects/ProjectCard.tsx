@@ -1,0 +1,77 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { Link } from "@tanstack/react-router";
+import type { Project } from "../../../api/projects";
+import { track } from "../../lib/analytics";
+import { formatDate, formatDuration, formatPercent } from "../../lib/format";
+import { displayedProgress } from "../../lib/progress";
+import { projectState } from "../../lib/project-state";
+import { Spinner } from "../../ui/Button";
+import { ProgressBar } from "../../ui/ProgressBar";
+import type { Locale } from "../../../api/locales";
+import { ProjectActions } from "./ProjectActions";
+import { ProjectStatusBadge } from "./ProjectStatus";
+import { ProjectThumbnail } from "./ProjectThumbnail";
+
+/** One project of the list, by state: queued, not started, creating, ready, failed or deleted. */
+export function ProjectCard({ project }: { project: Project }) {
+  const { t, i18n } = useLingui();
+  const state = projectState(project);
+  const progress = displayedProgress(project.working_progress, project.working_progress_raw);
+  const heading = (
+    <>
+      <ProjectThumbnail src={project.thumbnailPath} />
+      <h2 className="project-name">{project.name}</h2>
+    </>
+  );
+
+  return (
+    <li className="card project-card" data-state={state}>
+      {state === "deleted" ? (
+        <div className="project-card-open">{heading}</div>
+      ) : (
+        // Opening: Render Ready → share, no raw export → preview, otherwise edit; all are the preview for now.
+        <Link
+          to="/projects/$id/preview"
+          params={{ id: project.id }}
+          className="project-card-open"
+          onClick={() => track("project opened", { project: project.id })}
+        >
+          {heading}
+        </Link>
+      )}
+      <div className="project-card-meta">
+        <ProjectStatusBadge project={project} />
+        <span className="muted">{formatDate(project.created_at, i18n.locale as Locale)}</span>
+        {project.duration_out_seconds > 0 && (
+          <span className="muted">
+            <Trans>Length: {formatDuration(project.duration_out_seconds)}</Trans>
+          </span>
+        )}
+      </div>
+      {state === "busy" && (
+        <div className="project-card-progress">
+          <Spinner />
+          <ProgressBar label={t`Creating ${project.name}`} hideLabel value={progress} valueLabel={formatPercent(progress, i18n.locale)} />
+        </div>
+      )}
+      {state === "queued" && (
+        <p className="muted">
+          <Trans>Starts when earlier projects finish.</Trans>
+        </p>
+      )}
+      {state === "failed" && (
+        <p className="notice notice-danger">
+          <Trans>Uploaded file may be corrupted or not be compatible</Trans>
+        </p>
+      )}
+      {state === "deleted" && (
+        <p className="notice notice-neutral">
+          <Trans>This project was deleted.</Trans>
+        </p>
+      )}
+      <div className="project-card-actions">
+        <ProjectActions project={project} state={state} />
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,27 @@
+import { BUSY_STATUSES, type Project } from "../../api/projects";
+
+/** How a project shows in the app (SPEC §2 Project list, §4 Project status). */
+export type ProjectState = "deleted" | "queued" | "not_started" | "busy" | "preview_ready" | "render_ready" | "failed";
+
+/** Deleted wins (no actions left), then the queue flag, then the status. */
+export function projectState(project: Pick<Project, "deleted_at" | "is_queued" | "status">): ProjectState {
+  if (project.deleted_at) return "deleted";
+  if (project.is_queued === 1) return "queued";
+  if (BUSY_STATUSES.includes(project.status)) return "busy";
+  switch (project.status) {
+    case "Preview Ready":
+      return "preview_ready";
+    case "Render Ready":
+      return "render_ready";
+    case "Failed":
+      return "failed";
+    default:
+      return "not_started";
+  }
+}
+
+/** Preview Ready and Render Ready have something to watch. */
+export const isReady = (project: Pick<Project, "status">) => project.status === "Preview Ready" || project.status === "Render Ready";
+
+/** The default picture of a project with no thumbnail yet. */
+export const DEFAULT_THUMBNAIL = "/default-thumbnail.svg";

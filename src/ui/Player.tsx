@@ -1,0 +1,35 @@
+import "media-chrome";
+// media-chrome's own control labels, in the languages it ships (Italian falls back to English).
+import "media-chrome/lang/de";
+import "media-chrome/lang/es";
+import "media-chrome/lang/fr";
+import "media-chrome/lang/pt";
+import { useLingui } from "@lingui/react/macro";
+
+export interface PlayerProps {
+  src: string;
+  /** What is playing, read out by screen readers. */
+  label: string;
+  poster?: string;
+}
+
+/** A video with media-chrome's controls: play, seek, time, mute, volume and fullscreen. */
+export function Player({ src, label, poster }: PlayerProps) {
+  const { i18n } = useLingui();
+  return (
+    <figure className="player-frame" role="region" aria-label={label}>
+      <media-controller className="player" lang={i18n.locale}>
+        <video slot="media" src={src} poster={poster} preload="metadata" playsInline aria-label={label} />
+        <media-loading-indicator slot="centered-chrome" noautohide />
+        <media-control-bar className="player-bar">
+          <media-play-button />
+          <media-time-range />
+          <media-time-display showduration />
+          <media-mute-button />
+          <media-volume-range />
+          <media-fullscreen-button />
+        </media-control-bar>
+      </media-controller>
+    </figure>
+  );
+}
