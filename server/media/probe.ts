@@ -1,4 +1,5 @@
 import { stat } from "node:fs/promises";
+import path from "node:path";
 import { FfmpegError, runFfprobe, type RunLimits } from "./ffmpeg";
 
 export type MediaKind = "video" | "audio" | "image";
@@ -43,7 +44,7 @@ const SINGLE_FRAME_MAX_SECONDS = 0.1;
 const QUARTER_TURN_DEGREES = 90;
 const HALF_TURN_DEGREES = 180;
 
-interface ProbeStream {
+export interface ProbeStream {
   codec_type?: string;
   codec_name?: string;
   width?: number;
@@ -58,7 +59,7 @@ interface ProbeStream {
   side_data_list?: { rotation?: number }[];
 }
 
-interface ProbeOutput {
+export interface ProbeOutput {
   streams?: ProbeStream[];
   format?: { format_name?: string; duration?: string; size?: string };
 }
@@ -66,13 +67,14 @@ interface ProbeOutput {
 /** What a file is, decided from its streams (never from its name). */
 export async function probe(file: string, limits: RunLimits = {}): Promise<MediaInfo> {
   const [output, size] = await Promise.all([readProbe(file, limits), stat(file)]);
-  return describe(file, output, size.size);
+  return mediaInfoFromProbe(file, output, size.size);
 }
 
 async function readProbe(file: string, limits: RunLimits): Promise<ProbeOutput> {
   let text: string;
   try {
-    text = await runFfprobe(["-print_format", "json", "-show_format", "-show_streams", file], limits);
+    // Absolute, so a name like "-x.mp4" or "a:b.mp4" is never read as an option or a protocol.
+    text = await runFfprobe(["-print_format", "json", "-show_format", "-show_streams", path.resolve(file)], limits);
   } catch (error) {
     if (error instanceof FfmpegError && !error.timedOut) {
       throw new UnreadableMediaError(file, error.stderrTail.at(-1) ?? "ffprobe failed");
@@ -87,7 +89,7 @@ async function readProbe(file: string, limits: RunLimits): Promise<ProbeOutput> 
 }
 
 /** Pure: ffprobe's JSON → MediaInfo. Exported for tests. */
-export function describe(file: string, output: ProbeOutput, sizeBytes: number): MediaInfo {
+export function mediaInfoFromProbe(file: string, output: ProbeOutput, sizeBytes: number): MediaInfo {
   const formatName = output.format?.format_name ?? "";
   const streams = output.streams ?? [];
   const video = streams.find((s) => isPicture(s) && s.disposition?.attached_pic !== 1);

@@ -10,7 +10,7 @@ export const PROXY_DEFAULTS = Object.freeze({
   crf: 28,
   preset: "veryfast",
   profile: "main",
-  /** Higher frame rates are halved-ish down to this; a proxy is for scrubbing, not judging motion. */
+  /** Faster sources are brought down to this rate; a proxy is for scrubbing, not judging motion. */
   maxFps: 30,
   audioBitrate: "96k",
   /** Keyframe at least this often (seconds) so seeking in the proxy is quick. */

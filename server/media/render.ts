@@ -92,7 +92,7 @@ export interface RenderPlan {
   height: number;
 }
 
-interface PlanSettings {
+export interface PlanSettings {
   fps: number;
   sampleRate: number;
   crossfadeSamples: number;
@@ -111,8 +111,10 @@ export function planRender(segments: readonly EditSegment[], probes: ReadonlyMap
   for (const segment of segments) {
     const info = probes.get(segment.file);
     if (!info) throw new Error(`No probe for ${segment.file}`);
-    const start = Math.max(0, segment.start);
-    seconds += Math.max(0, segment.end - start);
+    // A start past the end of the file still yields a (held) frame rather than an empty stream.
+    const lastFrameAt = info.kind === "image" ? 0 : Math.max(0, info.durationSeconds - 1 / settings.fps);
+    const start = Math.min(Math.max(0, segment.start), lastFrameAt);
+    seconds += Math.max(0, segment.end - Math.max(0, segment.start));
     const nextEdge = Math.round(seconds * settings.fps);
     const frames = nextEdge - frameEdge;
     if (frames <= 0) continue;
@@ -121,7 +123,7 @@ export function planRender(segments: readonly EditSegment[], probes: ReadonlyMap
     planned.push({ file: segment.file, kind: effectiveKind(segment, info), hasAudio: info.hasAudio, start, frames, samples, leadSamples: 0, tailSamples: 0 });
   }
   if (planned.length === 0) throw new EmptyEditListError();
-  const fades = planned.slice(1).map((next, i) => crossfadeAt(planned[i], next, settings.crossfadeSamples));
+  const fades = planned.slice(1).map((next, i) => crossfadeAt(planned[i], next, settings));
   fades.forEach((fade, i) => {
     const before = planned[i];
     const after = planned[i + 1];
@@ -135,9 +137,18 @@ function samplesAt(frameEdge: number, settings: PlanSettings): number {
   return Math.round((frameEdge * settings.sampleRate) / settings.fps);
 }
 
-/** Even (two equal halves) and never longer than either neighbour, so acrossfade always has enough audio. */
-function crossfadeAt(before: PlannedSegment | undefined, after: PlannedSegment, wanted: number): number {
-  const limit = Math.min(wanted, before?.samples ?? 0, after.samples);
+/**
+ * Even (two equal halves), never longer than either neighbour (no fade reaches past the next cut),
+ * and, between two pieces of one file, never longer than the source gap between them: their audio
+ * windows stay disjoint, and a cut with no gap is already seamless.
+ */
+function crossfadeAt(before: PlannedSegment | undefined, after: PlannedSegment, settings: PlanSettings): number {
+  if (!before) return 0;
+  let limit = Math.min(settings.crossfadeSamples, before.samples, after.samples);
+  const beforeEnd = before.start + before.frames / settings.fps;
+  if (before.file === after.file && after.kind !== "image" && after.start >= beforeEnd) {
+    limit = Math.min(limit, Math.floor((after.start - beforeEnd) * settings.sampleRate));
+  }
   return Math.max(0, limit - (limit % 2));
 }
 
@@ -172,61 +183,187 @@ export interface RenderGraph {
   samples: number;
 }
 
-interface GraphStyle {
+export interface GraphStyle {
   audioVisual: AudioVisual;
 }
 
-/** One input per segment (seeked, so memory stays flat however long the list), one chain per segment, then the joins. */
-export function buildRenderGraph(plan: RenderPlan, style: GraphStyle): RenderGraph {
-  const inputs: FfmpegInput[] = [];
-  const chains: string[] = [];
+/** Longest stretch between two segments of one file that is decoded through rather than seeked over. */
+export const MAX_DECODE_THROUGH_SECONDS = 10;
+/** Up to this many inputs keep the normal decoder thread cap. */
+const FEW_INPUTS = 4;
+/** Read a little past the last segment so its last frame and fade tail are surely there. */
+const READ_SLACK_SECONDS = 0.1;
+
+/** Consecutive segments read from one input: the same file, moving forward, close together. */
+export interface SourceRun {
+  file: string;
+  kind: MediaKind;
+  hasAudio: boolean;
+  /** The input is seeked here and read this long. */
+  seekStart: number;
+  seekSeconds: number;
+  /** Indexes into `plan.segments`. */
+  members: number[];
+}
+
+/** The stretch of source a segment reads: its frames plus its crossfade halves (clamped at 0). */
+function sourceWindow(segment: PlannedSegment, plan: RenderPlan): { start: number; end: number; missingLeadSamples: number } {
+  const wanted = segment.start - segment.leadSamples / plan.sampleRate;
+  const start = Math.max(0, wanted);
+  const end = segment.start + segment.frames / plan.fps + segment.tailSamples / plan.sampleRate;
+  return { start, end, missingLeadSamples: Math.round((start - wanted) * plan.sampleRate) };
+}
+
+/**
+ * Groups segments into runs that one input serves (cut into one part per segment). A run breaks
+ * on another file, on going backwards, or on a long jump (seeking is cheaper than decoding through),
+ * so frames never wait in memory for a later segment and an analysis-made preview is one input.
+ */
+export function groupRuns(plan: RenderPlan): SourceRun[] {
+  const runs: SourceRun[] = [];
+  let previousEnd = 0;
   plan.segments.forEach((segment, i) => {
-    const source = segmentInput(segment, plan);
-    inputs.push(source.input);
-    chains.push(...segmentChains(segment, i, inputs.length - 1, source.leadSeconds, plan, style));
+    const window = sourceWindow(segment, plan);
+    const run = runs.at(-1);
+    const videoEnd = segment.start + segment.frames / plan.fps;
+    const continues =
+      run !== undefined &&
+      segment.kind !== "image" &&
+      run.kind === segment.kind &&
+      run.file === segment.file &&
+      segment.start >= previousEnd &&
+      window.start - (run.seekStart + run.seekSeconds) <= MAX_DECODE_THROUGH_SECONDS;
+    if (run && continues) {
+      run.members.push(i);
+      run.seekSeconds = Math.max(run.seekSeconds, window.end - run.seekStart);
+    } else {
+      runs.push({ file: segment.file, kind: segment.kind, hasAudio: segment.hasAudio, seekStart: window.start, seekSeconds: window.end - window.start, members: [i] });
+    }
+    previousEnd = videoEnd;
   });
-  chains.push(`${plan.segments.map((_, i) => `[v${i}]`).join("")}concat=n=${plan.segments.length}:v=1:a=0,settb=1/${plan.fps},setpts=N[vout]`);
-  chains.push(...audioJoin(plan));
+  return runs;
+}
+
+/** One input per run, one chain per segment, then the joins: video concatenated, audio joined (crossfaded or not). */
+export function buildRenderGraph(plan: RenderPlan, style: GraphStyle): RenderGraph {
+  const runs = groupRuns(plan);
+  const chains: string[] = [];
+  // Many inputs (a reordered storyboard) each get one decoder thread: memory grows per thread pool.
+  const decoderThreads = runs.length > FEW_INPUTS ? ["-threads", "1"] : [];
+  const inputs = runs.map((run, k): FfmpegInput => {
+    chains.push(...runChains(run, k, plan, style));
+    if (run.kind === "image") return { file: run.file, options: decoderThreads };
+    const window = ["-ss", fixed(run.seekStart), "-t", fixed(run.seekSeconds + READ_SLACK_SECONDS)];
+    return { file: run.file, options: [...decoderThreads, ...window] };
+  });
   const frames = plan.segments.reduce((sum, s) => sum + s.frames, 0);
   const samples = plan.segments.reduce((sum, s) => sum + s.samples, 0);
+  // A file that ends before its segment does leaves the picture short: hold the last frame.
+  const hold = `tpad=stop_mode=clone:stop_duration=${fixed(frames / plan.fps)},trim=end_frame=${frames}`;
+  chains.push(`${labels("v", plan.segments.length)}concat=n=${plan.segments.length}:v=1:a=0,settb=1/${plan.fps},setpts=N,${hold}[vout]`);
+  chains.push(...audioJoin(plan, samples));
   return { inputs, script: `${chains.join(";\n")}\n`, frames, samples };
 }
 
-/** The input for a segment: seeked to the start (less the crossfade lead), read for just as long. */
-function segmentInput(segment: PlannedSegment, plan: RenderPlan): { input: FfmpegInput; leadSeconds: number } {
-  // One decoder thread per input: hundreds of inputs must not mean hundreds of thread pools.
-  const oneThread = ["-threads", "1"];
-  if (segment.kind === "image") return { input: { file: segment.file, options: oneThread }, leadSeconds: 0 };
-  const leadSeconds = Math.min(segment.start, segment.leadSamples / plan.sampleRate);
-  const seconds = leadSeconds + segment.frames / plan.fps + segment.tailSamples / plan.sampleRate;
-  const options = [...oneThread, "-ss", fixed(segment.start - leadSeconds), "-t", fixed(seconds)];
-  return { input: { file: segment.file, options }, leadSeconds };
+function labels(prefix: string, count: number): string {
+  return Array.from({ length: count }, (_, j) => `[${prefix}${j}]`).join("");
 }
 
-function segmentChains(segment: PlannedSegment, i: number, input: number, leadSeconds: number, plan: RenderPlan, style: GraphStyle): string[] {
-  const audioSamples = segment.leadSamples + segment.samples + segment.tailSamples;
-  const finish = `trim=end_frame=${segment.frames},settb=1/${plan.fps},setpts=N`;
-  const fit = fitFilter(plan);
-  const padSeconds = fixed(segment.frames / plan.fps + 1);
+/**
+ * Splits a stream into consecutive parts (`segment`/`asegment`: each frame and sample goes to
+ * exactly one output; a `split` would copy every frame to every segment: O(frames × segments)).
+ * Stretches that belong to no segment go to a null sink. A part that would start inside the
+ * previous one (a sample of rounding) starts where it ends.
+ */
+function splitByParts(head: string, filter: "segment" | "asegment", parts: Part[], prefix: string): string[] {
+  const option = filter === "segment" ? "frames" : "samples";
+  const points: number[] = [];
+  const outputs: string[] = [];
+  const sinks: string[] = [];
+  let cursor = 0;
+  const gap = () => {
+    const label = `[${prefix}g${outputs.length}]`;
+    outputs.push(label);
+    sinks.push(`${label}${filter === "segment" ? "nullsink" : "anullsink"}`);
+  };
+  for (const part of parts) {
+    if (part.from > cursor) {
+      gap();
+      points.push(part.from);
+    }
+    outputs.push(`[${part.label}]`);
+    cursor = Math.max(part.to, cursor + 1);
+    points.push(cursor);
+  }
+  gap();
+  return [`${head}${filter}=${option}=${points.join("|")}${outputs.join("")}`, ...sinks];
+}
+
+interface Part {
+  label: string;
+  /** Frames (video, at the output rate) or samples (audio) from the start of the run's input. */
+  from: number;
+  to: number;
+}
+
+/**
+ * One input serves a run, converted once to the output frame rate and sample rate, then cut into
+ * parts of exactly each segment's frames and samples. No filter after a cut may end its stream
+ * early: `segment` would take that as the end of the whole input, so exact lengths are padded
+ * (never trimmed) per segment, and the totals are capped once, after the joins.
+ */
+function runChains(run: SourceRun, k: number, plan: RenderPlan, style: GraphStyle): string[] {
   const chains: string[] = [];
-  const audio = segment.hasAudio ? sourceAudio(input, segment, leadSeconds, audioSamples, plan) : silentAudio(audioSamples, plan);
+  const members = run.members.map((i) => ({ i, segment: plan.segments[i] })).filter((m): m is { i: number; segment: PlannedSegment } => !!m.segment);
+  if (run.kind === "image") {
+    chains.push(`[${k}:v:0]split=${members.length}${labels(`r${k}v`, members.length)}`);
+  } else if (run.kind === "video") {
+    const parts = members.map(({ segment }, j): Part => {
+      const from = Math.round((segment.start - run.seekStart) * plan.fps);
+      return { label: `r${k}v${j}`, from, to: from + segment.frames };
+    });
+    // start_time=0: frame k is at k / fps from the seek point, even when the first decoded frame comes a little later.
+    chains.push(...splitByParts(`[${k}:v:0]fps=${plan.fps}:start_time=0,`, "segment", parts, `r${k}v`));
+  }
+  if (run.hasAudio && run.kind !== "image") {
+    const parts = members.map(({ segment }, j): Part => ({ label: `r${k}a${j}`, ...audioSpan(segment, run, plan) }));
+    const head = `[${k}:a:0]aresample=${plan.sampleRate}:async=1:first_pts=0,${audioFormat(plan)},`;
+    chains.push(...splitByParts(head, "asegment", parts, `r${k}a`));
+  }
+  members.forEach(({ i, segment }, j) => chains.push(...segmentChains(segment, i, run, `r${k}v${j}`, `r${k}a${j}`, plan, style)));
+  return chains;
+}
+
+/** The samples of the run's decoded audio that a segment takes (less any silence it lacks at the file start). */
+function audioSpan(segment: PlannedSegment, run: SourceRun, plan: RenderPlan): { from: number; to: number } {
+  const window = sourceWindow(segment, plan);
+  const from = Math.round((window.start - run.seekStart) * plan.sampleRate);
+  const samples = segment.leadSamples + segment.samples + segment.tailSamples;
+  return { from, to: from + samples - window.missingLeadSamples };
+}
+
+function segmentChains(segment: PlannedSegment, i: number, run: SourceRun, video: string, audio: string, plan: RenderPlan, style: GraphStyle): string[] {
+  const audioSamples = segment.leadSamples + segment.samples + segment.tailSamples;
+  // Only for streams of their own (a still, a colour, waves): trimming them ends nothing else.
+  const finish = `trim=end_frame=${segment.frames},settb=1/${plan.fps},setpts=N`;
+  const padSeconds = fixed(segment.frames / plan.fps + 1);
+  const sound = run.hasAudio && segment.kind !== "image" ? sourceAudio(audio, segment, audioSamples, plan) : silentAudio(audioSamples, plan);
   if (segment.kind === "video") {
-    const cut = leadSeconds > 0 ? `trim=start=${fixed(leadSeconds)},` : "";
-    chains.push(`[${input}:v:0]${cut}setpts=PTS-STARTPTS,fps=${plan.fps},${fit},tpad=stop_mode=clone:stop_duration=${padSeconds},${finish}[v${i}]`);
-    chains.push(`${audio}[a${i}]`);
-  } else if (segment.kind === "image") {
-    chains.push(`[${input}:v:0]${fit},loop=loop=-1:size=1:start=0,${finish}[v${i}]`);
-    chains.push(`${audio}[a${i}]`);
-  } else if (style.audioVisual === "waves") {
+    return [`[${video}]setpts=PTS-STARTPTS,${fitFilter(plan)},settb=1/${plan.fps},setpts=N[v${i}]`, `${sound}[a${i}]`];
+  }
+  if (segment.kind === "image") return [`[${video}]${fitFilter(plan)},loop=loop=-1:size=1:start=0,${finish}[v${i}]`, `${sound}[a${i}]`];
+  if (style.audioVisual === "waves") {
     const waves = `showwaves=s=${plan.width}x${plan.height}:mode=cline:rate=${plan.fps}:colors=${RENDER_DEFAULTS.waveColour}`;
     const own = `atrim=start_sample=${segment.leadSamples}:end_sample=${segment.leadSamples + segment.samples},asetpts=PTS-STARTPTS`;
-    chains.push(`${audio},asplit=2[a${i}][w${i}]`);
-    chains.push(`[w${i}]${own},${waves},format=yuv420p,setsar=1,tpad=stop_mode=clone:stop_duration=${padSeconds},${finish}[v${i}]`);
-  } else {
-    chains.push(`color=c=${RENDER_DEFAULTS.background}:s=${plan.width}x${plan.height}:r=${plan.fps},format=yuv420p,setsar=1,${finish}[v${i}]`);
-    chains.push(`${audio}[a${i}]`);
+    return [
+      `${sound},asplit=2[a${i}][w${i}]`,
+      `[w${i}]${own},${waves},format=yuv420p,setsar=1,tpad=stop_mode=clone:stop_duration=${padSeconds},${finish}[v${i}]`,
+    ];
   }
-  return chains;
+  return [
+    `color=c=${RENDER_DEFAULTS.background}:s=${plan.width}x${plan.height}:r=${plan.fps},format=yuv420p,setsar=1,${finish}[v${i}]`,
+    `${sound}[a${i}]`,
+  ];
 }
 
 /** Letterbox into the canvas: same size, pixel format and square pixels for concat. */
@@ -235,11 +372,11 @@ function fitFilter(plan: RenderPlan): string {
   return `scale=${w}:${h}:force_original_aspect_ratio=decrease:force_divisible_by=2,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2:color=black,setsar=1,format=yuv420p`;
 }
 
-/** Exactly `samples` of the source's audio: timestamps honoured, resampled, padded if the file ends early. */
-function sourceAudio(input: number, segment: PlannedSegment, leadSeconds: number, samples: number, plan: RenderPlan): string {
-  const missingLead = segment.leadSamples - Math.round(leadSeconds * plan.sampleRate);
-  const delay = missingLead > 0 ? `,adelay=delays=${missingLead}S:all=1` : "";
-  return `[${input}:a:0]aresample=${plan.sampleRate}:async=1:first_pts=0,${audioFormat(plan)}${delay},apad=whole_len=${samples},atrim=end_sample=${samples},asetpts=N/SR/TB`;
+/** Exactly `samples` of audio from this segment's part: silence before it where the file starts too late, padding if it ends early. */
+function sourceAudio(label: string, segment: PlannedSegment, samples: number, plan: RenderPlan): string {
+  const missing = sourceWindow(segment, plan).missingLeadSamples;
+  const delay = missing > 0 ? `,adelay=delays=${missing}S:all=1` : "";
+  return `[${label}]asetpts=N/SR/TB${delay},apad=whole_len=${samples}`;
 }
 
 function silentAudio(samples: number, plan: RenderPlan): string {
@@ -250,21 +387,48 @@ function audioFormat(plan: RenderPlan): string {
   return `aformat=sample_fmts=fltp:sample_rates=${plan.sampleRate}:channel_layouts=stereo`;
 }
 
-/** Hard cuts concatenate; smooth cuts crossfade the overlapping halves, so the total stays the video's length. */
-function audioJoin(plan: RenderPlan): string[] {
+/**
+ * Hard cuts concatenate. Smooth cuts overlap-add: each segment fades in over its lead and out over
+ * its tail, even segments go on one track and odd ones on another (silence between), and the two
+ * tracks are summed — a linear crossfade of length d centred on every cut, the same sound as
+ * `acrossfade`, with the total still exactly the video's length. A chain of N−1 acrossfades would
+ * hold back d per stage and make ffmpeg buffer raw video meanwhile (1.7 GB at 40 cuts).
+ */
+function audioJoin(plan: RenderPlan, total: number): string[] {
   const count = plan.segments.length;
+  const exact = `apad=whole_len=${total},atrim=end_sample=${total},asetpts=N/SR/TB[aout]`;
   if (plan.fades.every((fade) => fade === 0)) {
-    return [`${plan.segments.map((_, i) => `[a${i}]`).join("")}concat=n=${count}:v=0:a=1,asetpts=N/SR/TB[aout]`];
+    return [`${labels("a", count)}concat=n=${count}:v=0:a=1,${exact}`];
   }
   const chains: string[] = [];
-  let running = "[a0]";
-  plan.fades.forEach((fade, i) => {
-    const next = `[a${i + 1}]`;
-    const out = `[x${i + 1}]`;
-    chains.push(fade > 0 ? `${running}${next}acrossfade=ns=${fade}:c1=tri:c2=tri${out}` : `${running}${next}concat=n=2:v=0:a=1${out}`);
-    running = out;
+  let outputStart = 0;
+  const placed = plan.segments.map((segment, i) => {
+    const at = outputStart - segment.leadSamples;
+    outputStart += segment.samples;
+    const length = segment.leadSamples + segment.samples + segment.tailSamples;
+    const fadeIn = segment.leadSamples > 0 ? `afade=t=in:ss=0:ns=${2 * segment.leadSamples}:curve=tri` : "anull";
+    const fadeOut = segment.tailSamples > 0 ? `afade=t=out:ss=${length - 2 * segment.tailSamples}:ns=${2 * segment.tailSamples}:curve=tri` : "anull";
+    chains.push(`[a${i}]${fadeIn},${fadeOut}[f${i}]`);
+    return { label: `[f${i}]`, at, length };
   });
-  chains.push(`${running}asetpts=N/SR/TB[aout]`);
+  for (const parity of [0, 1]) {
+    const items: string[] = [];
+    let cursor = 0;
+    const silence = (samples: number) => {
+      const label = `[s${parity}_${items.length}]`;
+      chains.push(`anullsrc=r=${plan.sampleRate}:cl=stereo,${audioFormat(plan)},atrim=end_sample=${samples},asetpts=N/SR/TB${label}`);
+      items.push(label);
+    };
+    placed.forEach((piece, i) => {
+      if (i % 2 !== parity) return;
+      if (piece.at > cursor) silence(piece.at - cursor);
+      items.push(piece.label);
+      cursor = piece.at + piece.length;
+    });
+    if (total > cursor) silence(total - cursor);
+    chains.push(`${items.join("")}concat=n=${items.length}:v=0:a=1[track${parity}]`);
+  }
+  chains.push(`[track0][track1]amix=inputs=2:normalize=0:dropout_transition=0,${exact}`);
   return chains;
 }
 

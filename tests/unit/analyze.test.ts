@@ -109,6 +109,14 @@ describe("detectSpeech (frame levels → speech and silences)", () => {
     expect(result.silences).toEqual([{ start: 2.3, end: 3.7 }]);
   });
 
+  it("never leaves a cut too short to be worth a jump, in the middle or at the ends", () => {
+    const input = levels([[-60, 0.2], [-20, 1], [-60, 0.4], [-20, 1], [-60, 0.25]]);
+    const settings = { ...BARE, minSilenceSeconds: 0.35, paddingBeforeSeconds: 0.15, paddingAfterSeconds: 0.2, minCutSeconds: 0.1 };
+    // Every pause minus its padding leaves 0.05–0.1 s: no cut anywhere.
+    expect(detectSpeech(input, settings).speech).toEqual([{ start: 0, end: 2.85 }]);
+    expect(detectSpeech(input, { ...settings, minCutSeconds: 0.01 }).silences).toHaveLength(3);
+  });
+
   it("measures the floor of a noisy room and cuts its pauses (a fixed −40 dB threshold would cut nothing)", () => {
     const room = -38;
     const input = levels([[room, 1.5], ...syllables(2), [room, 1.2], ...syllables(3, -16, -30), [room, 1.5]], 6);

@@ -1,0 +1,277 @@
+/**
+ * `npm run bench:pipeline` — the media layer on a generated 10-minute 720p talk with known speech.
+ *
+ * Prints, all measured in this run:
+ *  - analysis speed (media s per wall s) and its ratio to a plain `ffmpeg -i f -vn -f null -` decode;
+ *  - media-layer wall time probe → proxy → analysis → preview render, as a share of the footage length;
+ *  - when `auto-editor` is on the PATH, our pipeline's time against its default run;
+ *  - cut accuracy per room against the truth: speech kept, silence removed, gaps ≥ 0.5 s cut.
+ * Targets (2 cores): analysis ≥ 0.5× decode speed; preview < 1/3 of footage; speech kept ≥ 99.5 %;
+ * every gap ≥ 0.5 s cut and silence removed ≥ 85 % in both rooms.
+ */
+import { execFile } from "node:child_process";
+import { accessSync, constants as fsConstants, readFileSync } from "node:fs";
+import os from "node:os";
+import { mkdir, rm } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { analyzeFile, type SilenceAnalysis, type TimeRange } from "../server/media/analyze";
+import { DEFAULT_THREADS, runFfmpeg } from "../server/media/ffmpeg";
+import { probe } from "../server/media/probe";
+import { makeProxy } from "../server/media/proxy";
+import { renderPreview } from "../server/media/render";
+import { ensureBenchTalk, ROOMS, type Room, type TalkTruth } from "./make-talk";
+
+const BENCH_DIR = path.resolve(".tmp/bench");
+const OUT_DIR = path.join(BENCH_DIR, "out");
+/** Short steps are timed this many times; the median is reported. */
+const REPEATS = 3;
+const GAP_MUST_CUT_SECONDS = 0.5;
+const TARGETS = { analysisVsDecode: 0.5, previewShare: 1 / 3, speechKept: 0.995, silenceRemoved: 0.85 };
+const PERCENT = 100;
+
+interface Accuracy {
+  speechKept: number;
+  silenceRemoved: number;
+  gapsToCut: number;
+  gapsCut: number;
+  wordsClipped: number;
+}
+
+/** Linux's USER_HZ: /proc times are in 1/100 s on every mainstream kernel. */
+const CLOCK_TICKS_PER_SECOND = 100;
+const PROC_STAT_CHILD_USER_FIELD = 13;
+
+/** CPU seconds used by finished child processes (ffmpeg), from /proc; undefined elsewhere. */
+function childCpuSeconds(): number | undefined {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const user = Number(fields[PROC_STAT_CHILD_USER_FIELD]);
+    const system = Number(fields[PROC_STAT_CHILD_USER_FIELD + 1]);
+    return Number.isFinite(user + system) ? (user + system) / CLOCK_TICKS_PER_SECOND : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Timed<T> {
+  value: T;
+  seconds: number;
+  /** ffmpeg CPU seconds (user + system), when the platform tells. */
+  cpuSeconds?: number;
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<Timed<T>> {
+  const cpuBefore = childCpuSeconds();
+  const started = performance.now();
+  const value = await work();
+  const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = childCpuSeconds();
+  return { value, seconds, cpuSeconds: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore };
+}
+
+async function median<T>(work: () => Promise<T>): Promise<Timed<T>> {
+  const runs: Timed<T>[] = [];
+  for (let i = 0; i < REPEATS; i++) runs.push(await timed(work));
+  runs.sort((a, b) => a.seconds - b.seconds);
+  const middle = runs[Math.floor(runs.length / 2)];
+  if (!middle) throw new Error("no runs");
+  return middle;
+}
+
+function plainDecode(file: string): Promise<void> {
+  return runFfmpeg({ inputs: [{ file }], outputOptions: ["-vn"], output: null });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accuracy
+// ---------------------------------------------------------------------------------------------
+
+function overlap(a: readonly TimeRange[], b: readonly TimeRange[]): number {
+  let total = 0;
+  let j = 0;
+  for (const x of a) {
+    while (j < b.length && (b[j]?.end ?? 0) <= x.start) j++;
+    for (let k = j; k < b.length && (b[k]?.start ?? 0) < x.end; k++) {
+      const y = b[k];
+      if (y) total += Math.max(0, Math.min(x.end, y.end) - Math.max(x.start, y.start));
+    }
+  }
+  return total;
+}
+
+function length(ranges: readonly TimeRange[]): number {
+  return ranges.reduce((sum, r) => sum + r.end - r.start, 0);
+}
+
+function gaps(truth: TalkTruth): TimeRange[] {
+  const out: TimeRange[] = [];
+  let cursor = 0;
+  for (const range of truth.speech) {
+    if (range.start > cursor) out.push({ start: cursor, end: range.start });
+    cursor = range.end;
+  }
+  if (truth.duration > cursor) out.push({ start: cursor, end: truth.duration });
+  return out;
+}
+
+/** A word is clipped when more than 5 ms of it falls in a cut (rounding to ms is not clipping). */
+const CLIP_TOLERANCE_SECONDS = 0.005;
+
+function accuracy(truth: TalkTruth, analysis: SilenceAnalysis): Accuracy {
+  const silence = gaps(truth);
+  const interior = silence.slice(1, -1).filter((g) => g.end - g.start >= GAP_MUST_CUT_SECONDS);
+  return {
+    speechKept: overlap(truth.speech, analysis.speech) / length(truth.speech),
+    silenceRemoved: overlap(silence, analysis.silences) / length(silence),
+    gapsToCut: interior.length,
+    gapsCut: interior.filter((g) => overlap([g], analysis.silences) > 0).length,
+    wordsClipped: truth.speech.filter((u) => u.end - u.start - overlap([u], analysis.speech) > CLIP_TOLERANCE_SECONDS).length,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Runs
+// ---------------------------------------------------------------------------------------------
+
+interface RoomResult {
+  room: Room;
+  decodeSeconds: number;
+  analysisSeconds: number;
+  noiseFloorDb: number;
+  accuracy: Accuracy;
+}
+
+async function measureRoom(room: Room, file: string, truth: TalkTruth): Promise<RoomResult> {
+  const info = await probe(file);
+  const decode = await median(() => plainDecode(file));
+  const analysis = await median(() => analyzeFile(file, { info }));
+  return {
+    room,
+    decodeSeconds: decode.seconds,
+    analysisSeconds: analysis.seconds,
+    noiseFloorDb: analysis.value.noiseFloorDb,
+    accuracy: accuracy(truth, analysis.value),
+  };
+}
+
+interface PipelineResult {
+  steps: { name: string; seconds: number; cpuSeconds?: number }[];
+  total: number;
+  outputSeconds: number;
+  segments: number;
+}
+
+/** probe → proxy → analysis → preview render, one after the other, as a job would run them. */
+async function measurePipeline(file: string): Promise<PipelineResult> {
+  const steps: PipelineResult["steps"] = [];
+  const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+    const { value, seconds, cpuSeconds } = await timed(work);
+    steps.push({ name, seconds, cpuSeconds });
+    return value;
+  };
+  const info = await step("probe", () => probe(file));
+  await step("proxy", () => makeProxy(file, path.join(OUT_DIR, "proxy.mp4"), { info }));
+  const analysis = await step("analysis", () => analyzeFile(file, { info }));
+  const segments = analysis.speech.map((r) => ({ file, kind: "video" as const, start: r.start, end: r.end }));
+  const render = await step("preview render", () =>
+    renderPreview(segments, path.join(OUT_DIR, "preview.mp4"), { smoothCuts: true, probes: new Map([[file, info]]) }),
+  );
+  return { steps, total: steps.reduce((sum, s) => sum + s.seconds, 0), outputSeconds: render.durationSeconds, segments: segments.length };
+}
+
+function onPath(binary: string): string | undefined {
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    const candidate = path.join(dir, binary);
+    try {
+      accessSync(candidate, fsConstants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+async function measureAutoEditor(file: string): Promise<number | undefined> {
+  const binary = onPath("auto-editor");
+  if (!binary) return undefined;
+  const output = path.join(OUT_DIR, "auto-editor.mp4");
+  const { seconds } = await timed(() => promisify(execFile)(binary, [file, "--no-open", "-o", output], { maxBuffer: 64 * 1024 * 1024 }));
+  return seconds;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+// ---------------------------------------------------------------------------------------------
+
+const pct = (share: number) => `${(share * PERCENT).toFixed(2)} %`;
+const mark = (ok: boolean) => (ok ? "ok" : "MISSED");
+
+function report(duration: number, rooms: RoomResult[], pipeline: PipelineResult, autoEditor: number | undefined): boolean {
+  let allOk = true;
+  const [load1 = 0] = os.loadavg();
+  console.log(`\nFootage: ${duration.toFixed(0)} s, 1280x720 30 fps, AAC 48 kHz stereo; ${rooms.length} rooms. Medians of ${REPEATS} runs.`);
+  console.log(`Machine: ${os.cpus().length} cores, load average ${load1.toFixed(2)} at the end (other work on the machine slows every wall time).\n`);
+  console.log("Analysis speed");
+  for (const r of rooms) {
+    const decodeSpeed = duration / r.decodeSeconds;
+    const analysisSpeed = duration / r.analysisSeconds;
+    const ratio = analysisSpeed / decodeSpeed;
+    allOk &&= ratio >= TARGETS.analysisVsDecode;
+    console.log(
+      `  ${r.room.padEnd(6)} plain decode ${decodeSpeed.toFixed(0)}× realtime (${r.decodeSeconds.toFixed(2)} s) · analysis ${analysisSpeed.toFixed(0)}× realtime (${r.analysisSeconds.toFixed(2)} s) · ratio ${ratio.toFixed(2)} (target ≥ ${TARGETS.analysisVsDecode}) ${mark(ratio >= TARGETS.analysisVsDecode)}`,
+    );
+  }
+  console.log("\nMedia pipeline (quiet room): probe → proxy → analysis → preview render (smooth cuts)");
+  for (const s of pipeline.steps) {
+    const cpu = s.cpuSeconds === undefined ? "" : ` (ffmpeg CPU ${s.cpuSeconds.toFixed(1)} s)`;
+    console.log(`  ${s.name.padEnd(15)} ${s.seconds.toFixed(2)} s${cpu}`);
+  }
+  const share = pipeline.total / duration;
+  allOk &&= share < TARGETS.previewShare;
+  console.log(
+    `  total           ${pipeline.total.toFixed(2)} s = ${share.toFixed(3)} of footage length (target < ${TARGETS.previewShare.toFixed(3)}) ${mark(share < TARGETS.previewShare)}; preview ${pipeline.outputSeconds.toFixed(1)} s from ${pipeline.segments} segments`,
+  );
+  const cpu = pipeline.steps.reduce((sum, s) => sum + (s.cpuSeconds ?? Number.NaN), 0);
+  if (Number.isFinite(cpu)) {
+    const cores = Math.min(os.cpus().length, DEFAULT_THREADS);
+    console.log(`  ffmpeg CPU      ${cpu.toFixed(1)} s = ${(cpu / (cores * duration)).toFixed(3)} of footage length on ${cores} fully free cores (the bound when nothing else runs)`);
+  }
+  console.log(
+    autoEditor === undefined
+      ? "  auto-editor     not on PATH — comparison skipped"
+      : `  auto-editor     ${autoEditor.toFixed(2)} s (default run) · ours / auto-editor = ${(pipeline.total / autoEditor).toFixed(2)}`,
+  );
+  console.log("\nCut accuracy (default settings)");
+  for (const r of rooms) {
+    const a = r.accuracy;
+    const ok = {
+      kept: a.speechKept >= TARGETS.speechKept,
+      removed: a.silenceRemoved >= TARGETS.silenceRemoved,
+      gaps: a.gapsCut === a.gapsToCut,
+    };
+    allOk &&= ok.kept && ok.removed && ok.gaps;
+    console.log(
+      `  ${r.room.padEnd(6)} room ${ROOMS[r.room]} dBFS (floor measured ${r.noiseFloorDb.toFixed(1)} dBFS) · speech kept ${pct(a.speechKept)} ${mark(ok.kept)}, words clipped ${a.wordsClipped} · silence removed ${pct(a.silenceRemoved)} ${mark(ok.removed)} · gaps ≥ ${GAP_MUST_CUT_SECONDS} s cut ${a.gapsCut}/${a.gapsToCut} ${mark(ok.gaps)}`,
+    );
+  }
+  console.log(`\n${allOk ? "All targets met." : "Some targets missed."}`);
+  return allOk;
+}
+
+async function main(): Promise<void> {
+  console.log("Preparing the talk (cached in .tmp/bench/) …");
+  const talk = await ensureBenchTalk(BENCH_DIR);
+  await rm(OUT_DIR, { recursive: true, force: true });
+  await mkdir(OUT_DIR, { recursive: true });
+  const rooms: RoomResult[] = [];
+  for (const room of Object.keys(ROOMS) as Room[]) rooms.push(await measureRoom(room, talk.files[room], talk.truth));
+  const pipeline = await measurePipeline(talk.files.quiet);
+  const autoEditor = await measureAutoEditor(talk.files.quiet);
+  const ok = report(talk.truth.duration, rooms, pipeline, autoEditor);
+  process.exitCode = ok ? 0 : 1;
+}
+
+await main();
