@@ -6,6 +6,8 @@ import { findMediaById, updateMedia, type MediaRow } from "../db/media";
 import { findProjectById, projectMedia, updateProject, type ProjectRow } from "../db/projects";
 import { replaceScenes, visibleScenes } from "../db/scenes";
 import { buildScenes, highlightsOf, IMAGE_SCENE_SECONDS, type MediaForScenes } from "../domain/storyboard";
+import { audioEnhancement, type AudioSettings } from "../domain/audio";
+import type { AppliedFeatures } from "../services/projects";
 import { analyzeFile, NoAudioStreamError, type SilenceAnalysis } from "../media/analyze";
 import { probe, UnreadableMediaError } from "../media/probe";
 import { makeProxy } from "../media/proxy";
@@ -128,12 +130,16 @@ export function createPipeline(deps: PipelineDeps) {
       if (!m) return [];
       return [{ file: store.pathOf(m.storage_key), kind: m.kind, start: scene.trim_start, end: scene.trim_end }];
     });
-    const settings = JSON.parse(project.settings) as { smoothcuts?: number };
+    const settings = JSON.parse(project.settings) as { smoothcuts?: number } & Partial<AudioSettings>;
+    const enhancement = audioEnhancement({ audio_preprocessor: settings.audio_preprocessor ?? 0, voice_booster: settings.voice_booster ?? 0, mute_videos: settings.mute_videos ?? 0 });
+    // Highlights report only this: music, ducking and punch-in arrive with their own features.
+    const applied: AppliedFeatures = { music: false, autoduck: false, audioEnhancer: enhancement.voiceBooster, noiseCancelling: enhancement.noiseCancelling, autoPunchIn: false };
     const key = `projects/${project.user_id}/${project.id}/${final ? "export" : "preview"}-${Date.now()}.mp4`;
     let last = 0;
     await atomically(store.pathOf(key), (tmp) =>
       renderEdit(segments, tmp, {
         smoothCuts: !!settings.smoothcuts,
+        audioFilters: enhancement.filters,
         signal: ctx.signal,
         onProgress: (f: number) => {
           const value = Math.round(from + f * (100 - from));
@@ -152,6 +158,7 @@ export function createPipeline(deps: PipelineDeps) {
       is_queued: 0,
       is_new: 0,
       working_progress: 100,
+      applied_features: JSON.stringify(applied),
       duration_out_seconds: segments.reduce((sum, s) => sum + (s.end - s.start), 0),
     });
     if (previous && previous !== key) await store.remove(previous);

@@ -36,6 +36,8 @@ export const RENDER_DEFAULTS = Object.freeze({
 export interface RenderOptions extends RunLimits {
   /** Short audio crossfades at every cut, keeping audio and video the same length. */
   smoothCuts?: boolean;
+  /** Filters for the joined audio (noise cancelling, voice booster); they must keep its length. */
+  audioFilters?: readonly string[];
   crossfadeSeconds?: number;
   fps?: number;
   maxShortSide?: number;
@@ -185,6 +187,7 @@ export interface RenderGraph {
 
 export interface GraphStyle {
   audioVisual: AudioVisual;
+  audioFilters?: readonly string[];
 }
 
 /** Longest stretch between two segments of one file that is decoded through rather than seeked over. */
@@ -261,7 +264,7 @@ export function buildRenderGraph(plan: RenderPlan, style: GraphStyle): RenderGra
   // A file that ends before its segment does leaves the picture short: hold the last frame.
   const hold = `tpad=stop_mode=clone:stop_duration=${fixed(frames / plan.fps)},trim=end_frame=${frames}`;
   chains.push(`${labels("v", plan.segments.length)}concat=n=${plan.segments.length}:v=1:a=0,settb=1/${plan.fps},setpts=N,${hold}[vout]`);
-  chains.push(...audioJoin(plan, samples));
+  chains.push(...audioJoin(plan, samples, style.audioFilters ?? []));
   return { inputs, script: `${chains.join(";\n")}\n`, frames, samples };
 }
 
@@ -394,9 +397,11 @@ function audioFormat(plan: RenderPlan): string {
  * `acrossfade`, with the total still exactly the video's length. A chain of N−1 acrossfades would
  * hold back d per stage and make ffmpeg buffer raw video meanwhile (1.7 GB at 40 cuts).
  */
-function audioJoin(plan: RenderPlan, total: number): string[] {
+function audioJoin(plan: RenderPlan, total: number, filters: readonly string[]): string[] {
   const count = plan.segments.length;
-  const exact = `apad=whole_len=${total},atrim=end_sample=${total},asetpts=N/SR/TB[aout]`;
+  // Enhancement runs on the joined track, before the one exact-length trim that keeps it in sync.
+  const enhance = filters.length ? `${filters.join(",")},` : "";
+  const exact = `${enhance}apad=whole_len=${total},atrim=end_sample=${total},asetpts=N/SR/TB[aout]`;
   if (plan.fades.every((fade) => fade === 0)) {
     return [`${labels("a", count)}concat=n=${count}:v=0:a=1,${exact}`];
   }
@@ -453,7 +458,7 @@ export async function renderPreview(segments: readonly EditSegment[], output: st
     maxShortSide: options.maxShortSide ?? RENDER_DEFAULTS.maxShortSide,
     maxLongSide: options.maxLongSide ?? RENDER_DEFAULTS.maxLongSide,
   });
-  const graph = buildRenderGraph(plan, { audioVisual: options.audioVisual ?? RENDER_DEFAULTS.audioVisual });
+  const graph = buildRenderGraph(plan, { audioVisual: options.audioVisual ?? RENDER_DEFAULTS.audioVisual, audioFilters: options.audioFilters });
   const durationSeconds = graph.frames / fps;
   await mkdir(path.dirname(path.resolve(output)), { recursive: true });
   const scratch = await mkdtemp(path.join(os.tmpdir(), "cutroom-render-"));

@@ -215,6 +215,22 @@ describe("automatic project creation", () => {
     await waitFor(async () => ((await api("GET", `/projects/${projectId}`)).body.status === "Preview Ready" ? true : undefined));
   });
 
+  it("cancels noise and boosts the voice when asked, and the highlights say so (and nothing more)", async () => {
+    const media = await addToLibrary("voice.m4a", "Enhanced.m4a");
+    const created = await api("POST", "/createproject", {
+      name: "Enhanced",
+      locale: "en-US",
+      style: "video",
+      autobgm: 1,
+      audio_preprocessor: 1,
+      voice_booster: 1,
+      media: [media.body.media_file.id],
+    });
+    await waitFor(async () => ((await api("GET", `/projects/${created.body.id}`)).body.status === "Preview Ready" ? true : undefined));
+    const highlights = (await api("GET", `/projects/${created.body.id}/highlights`)).body;
+    expect(highlights).toMatchObject({ noiseCancelling: true, audioEnhancer: true, music: false, autoduck: false, autoPunchIn: false });
+  });
+
   it("a file that breaks during processing ends Failed with the message", async () => {
     const media = await addToLibrary("talk.mp4", "Broken later.mp4");
     const row = await server.db.selectFrom("media_files").selectAll().where("id", "=", media.body.media_file.id).executeTakeFirstOrThrow();
