@@ -4,6 +4,7 @@ import { CaptchaChallenge, PublicConfig } from "./config";
 import { Locale } from "./locales";
 import { Plan, PlanInterval } from "./plans";
 import { LibraryCreateBody, LibraryCreateResponse, LibraryListQuery, MediaFile, Paginated } from "./media";
+import { Scene, SceneId, Scenes, SceneUpdateBody, Storyboard, StoryboardBody, StoryboardQuery, TrimBody } from "./scenes";
 import { CreateProjectBody, Highlights, Project, ProjectCount, ProjectId, ProjectSettings, ProjectsQuery, RenderBody } from "./projects";
 import {
   HandoffCode,
@@ -61,6 +62,21 @@ export const routes = {
   "projects.render": route({ method: "POST", path: "/projects/:id/render", auth: "user", summary: "Render the preview (final false) or the export", params: ProjectId, body: RenderBody, response: Project }),
   "projects.renderRaw": route({ method: "POST", path: "/projects/:id/renderraw", auth: "user", summary: "Make the raw preview of the project's footage", params: ProjectId, response: Project }),
   "projects.reopen": route({ method: "GET", path: "/projects/:id/reopen", auth: "user", summary: "Move a finished project back to the storyboard", params: ProjectId, response: Project }),
+
+  "storyboard.get": route({ method: "POST", path: "/projects/:id/storyboard", auth: "user", summary: "A slice of the storyboard (25 first, then 250 at a time)", params: ProjectId, query: StoryboardQuery, body: StoryboardBody, response: Storyboard }),
+  "scenes.get": route({ method: "GET", path: "/scenes/:id", auth: "user", summary: "One scene", params: SceneId, response: Scene }),
+  "scenes.update": route({ method: "PUT", path: "/scenes/:id", auth: "user", summary: "Text lines and volumes of a scene", params: SceneId, body: SceneUpdateBody, response: Scene }),
+  "scenes.removeLines": route({ method: "POST", path: "/scenes/:id/removelines", auth: "user", summary: "Remove a scene's text lines", params: SceneId, response: Scene }),
+  "scenes.splitByLine": route({ method: "POST", path: "/scenes/:id/splitbyline/:line", auth: "user", summary: "Split before a text line (1-based)", params: SceneId.extend({ line: z.coerce.number().int() }), response: Scenes }),
+  "scenes.splitByPosition": route({ method: "POST", path: "/scenes/:id/splitbyposition/:position", auth: "user", summary: "Split at seconds into the scene", params: SceneId.extend({ position: z.coerce.number() }), response: Scenes }),
+  "scenes.mergeNext": route({ method: "POST", path: "/scenes/:id/mergenextscene", auth: "user", summary: "Merge with the next scene", params: SceneId, response: Scene }),
+  "scenes.show": route({ method: "GET", path: "/scenes/:id/show", auth: "user", summary: "Restore a removed scene", params: SceneId, response: Scene }),
+  "scenes.hide": route({ method: "GET", path: "/scenes/:id/hide", auth: "user", summary: "Remove a scene (restorable)", params: SceneId, response: Scene }),
+  "scenes.order": route({ method: "GET", path: "/scenes/:id/order/:order", auth: "user", summary: "Move a scene to a 1-based position", params: SceneId.extend({ order: z.coerce.number().int() }), response: Scenes }),
+  "scenes.typeDefault": route({ method: "GET", path: "/scenes/:id/type", auth: "user", summary: "Make a scene a default one", params: SceneId, response: Scene }),
+  "scenes.type": route({ method: "GET", path: "/scenes/:id/type/:type", auth: "user", summary: "Make a scene the intro or the outro", params: SceneId.extend({ type: z.enum(["intro", "outro"]) }), response: Scene }),
+  "scenes.trim": route({ method: "PUT", path: "/scenes/:id/trim", auth: "user", summary: "Move the trim markers", params: SceneId, body: TrimBody, response: Scene }),
+  "scenes.duplicate": route({ method: "POST", path: "/scenes/:id/duplicate", auth: "user", summary: "Duplicate a scene after itself", params: SceneId, response: Scenes }),
 
   "plans.list": route({ method: "GET", path: "/payment/plans", auth: "none", summary: "Plans by billing interval", query: PlanInterval, response: z.array(Plan) }),
   "plans.free": route({ method: "GET", path: "/payment/freeplan", auth: "none", summary: "The free plan", response: Plan }),

@@ -11,6 +11,7 @@ import { altchaProvider, noCaptcha, recaptchaProvider, type CaptchaProvider } fr
 import { fileLinks } from "./services/file-links";
 import { createLibrary } from "./services/library";
 import { createProjects, FREE_PRIORITY, PAID_PRIORITY } from "./services/projects";
+import { createScenes } from "./services/scenes";
 import { createUploads } from "./http/uploads";
 import { LocalQueue } from "./jobs/local";
 import { createPipeline } from "./jobs/pipeline";
@@ -74,7 +75,8 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     },
   });
   const projects = createProjects({ db, queue, links, isPaid: accounts.isPaid });
-  const app = await buildApp({ config, db, accounts, captcha, library, projects, uploads, links, store });
+  const scenes = createScenes({ db, links });
+  const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, uploads, links, store });
   mailer ??= config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(config.outboxDir, config.mailFrom, app.log);
 
   const pipeline = createPipeline({ db, store, log: app.log });

@@ -11,6 +11,8 @@ import type { Db } from "../db";
 import type { Accounts } from "../services/accounts";
 import type { Library } from "../services/library";
 import type { Projects } from "../services/projects";
+import type { Scenes } from "../services/scenes";
+import { sceneRoutes } from "./resources/scenes";
 import type { FileLinks } from "../services/file-links";
 import type { FileStore } from "../storage/local";
 import { registerUploads, type Uploads } from "./uploads";
@@ -31,6 +33,7 @@ export interface AppDeps {
   captcha: CaptchaProvider;
   library: Library;
   projects: Projects;
+  scenes: Scenes;
   uploads: Uploads;
   links: FileLinks;
   store: FileStore;
@@ -111,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       publicRoutes(api, hooks, deps);
       libraryRoutes(api, hooks, deps.library);
       projectRoutes(api, hooks, deps.projects);
+      sceneRoutes(api, hooks, deps.scenes);
       fileRoutes(api, deps);
     },
     { prefix: API_BASE },

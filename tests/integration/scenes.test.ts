@@ -1,0 +1,149 @@
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bearer, listen, startTestServer, waitFor, type TestServer } from "./helpers";
+import { tusUpload } from "./tus";
+
+let server: TestServer;
+let base: string;
+let token: string;
+let other: string;
+let projectId: number;
+
+const api = async (method: string, url: string, body?: unknown, as = token) => {
+  const res = await fetch(`${base}/api/v1${url}`, {
+    method,
+    headers: { ...bearer(as), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+};
+const scenes = async () => (await api("POST", `/projects/${projectId}/storyboard?offset=0&limit=250`, {})).body.timeline.scenes as any[];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  base = await listen(server);
+  token = (await server.signUp()).token;
+  other = (await server.signUp()).token;
+  const uploaded = await tusUpload(base, token, path.resolve(__dirname, "../fixtures/talk.mp4"), { name: "talk.mp4" });
+  const media = await api("POST", "/library", { media_file: uploaded.id, name: "talk.mp4", locale: "en-US", has_speech: 1 });
+  projectId = (await api("POST", "/createproject", { name: "Edit me", locale: "en-US", style: "video", media: [media.body.media_file.id] })).body.id;
+  await waitFor(async () => ((await api("GET", `/projects/${projectId}`)).body.status === "Preview Ready" ? true : undefined));
+});
+afterAll(() => server.close());
+
+describe("the storyboard loader", () => {
+  it("answers slices with hasMoreScenes until the end, and by ids", async () => {
+    const all = await scenes();
+    expect(all.length).toBeGreaterThan(3);
+    const first = (await api("POST", `/projects/${projectId}/storyboard?offset=0&limit=2`, {})).body;
+    expect(first).toMatchObject({ projectId, offset: 0, limit: 2, hasMoreScenes: true, timeline: { projectScenesTotal: all.length } });
+    expect(first.timeline.scenes.map((s: any) => s.order)).toEqual([1, 2]);
+    const rest = (await api("POST", `/projects/${projectId}/storyboard?offset=2&limit=250`, {})).body;
+    expect(rest.hasMoreScenes).toBe(false);
+    expect(rest.timeline.scenes).toHaveLength(all.length - 2);
+    const byIds = (await api("POST", `/projects/${projectId}/storyboard`, { scenesIds: [all[1].id] })).body;
+    expect(byIds.timeline.scenes.map((s: any) => s.id)).toEqual([all[1].id]);
+    expect(all[0]).toMatchObject({ isScene: true, type: "default", visibility: 1, media_file: { raw_preview_offset: 0 } });
+    expect(all[0].thumbnail).toMatch(/^\/api\/v1\/files\//);
+  });
+});
+
+describe("scene calls", () => {
+  it("keep another user's scenes out: 404 and nothing of theirs", async () => {
+    const [scene] = await scenes();
+    for (const [method, url, body] of [
+      ["GET", `/scenes/${scene.id}`],
+      ["PUT", `/scenes/${scene.id}/trim`, { trim_start: scene.start, trim_end: scene.end }],
+      ["GET", `/scenes/${scene.id}/hide`],
+      ["POST", `/scenes/${scene.id}/duplicate`],
+      ["POST", `/projects/${projectId}/storyboard`, {}],
+    ] as [string, string, unknown?][]) {
+      const res = await api(method, url, body, other);
+      expect(res.status, `${method} ${url}`).toBe(404);
+      expect(JSON.stringify(res.body)).not.toContain("talk");
+    }
+    expect((await api("GET", `/scenes/${scene.id}`)).body.id).toBe(scene.id);
+  });
+
+  it("trim: markers move inside the media and cannot cross", async () => {
+    const [scene] = await scenes();
+    const trimmed = await api("PUT", `/scenes/${scene.id}/trim`, { trim_start: scene.start + 0.1, trim_end: scene.end - 0.1 });
+    expect(trimmed.status).toBe(200);
+    expect(trimmed.body.trim_start).toBeCloseTo(scene.start + 0.1, 3);
+    expect(trimmed.body.trim_start_raw - trimmed.body.trim_start).toBeCloseTo(scene.trim_start_raw - scene.trim_start, 3);
+    expect((await api("PUT", `/scenes/${scene.id}/trim`, { trim_start: scene.end - 0.2, trim_end: scene.start + 0.2 })).status).toBe(400);
+    expect((await api("PUT", `/scenes/${scene.id}/trim`, { trim_start: scene.start + 0.5, trim_end: scene.start + 0.5 })).status).toBe(400);
+    expect((await api("PUT", `/scenes/${scene.id}/trim`, { trim_start: scene.start - 1, trim_end: scene.end })).status).toBe(400);
+    expect((await api("PUT", `/scenes/${scene.id}/trim`, { trim_start: "x", trim_end: 1 })).status).toBe(422);
+  });
+
+  it("text lines: 35 characters pass, 36 are refused; removelines clears them", async () => {
+    const [, scene] = await scenes();
+    const ok = await api("PUT", `/scenes/${scene.id}`, { text: [{ start: scene.start, end: scene.end, text: "a".repeat(35) }] });
+    expect(ok.body.text[0].text).toHaveLength(35);
+    const long = await api("PUT", `/scenes/${scene.id}`, { text: [{ start: scene.start, end: scene.end, text: "a".repeat(36) }] });
+    expect(long.status).toBe(422);
+    expect(long.body.fields).toEqual({ "text.0.text": "too_long" });
+    expect((await api("POST", `/scenes/${scene.id}/removelines`)).body.text).toEqual([]);
+  });
+
+  it("split by position, then merge back to the original", async () => {
+    const before = await scenes();
+    const scene = before[2];
+    expect((await api("POST", `/scenes/${scene.id}/splitbyposition/0`)).status).toBe(400);
+    expect((await api("POST", `/scenes/${scene.id}/splitbyposition/${scene.trim_end - scene.trim_start}`)).status).toBe(400);
+    expect((await api("POST", `/scenes/${scene.id}/splitbyposition/abc`)).status).toBe(400);
+    const half = (scene.trim_end - scene.trim_start) / 2;
+    const split = await api("POST", `/scenes/${scene.id}/splitbyposition/${half}`);
+    expect(split.status).toBe(200);
+    const [a, b] = split.body.scenes;
+    expect(a.trim_end).toBeCloseTo(scene.trim_start + half, 3);
+    expect(b.trim_start).toBe(a.trim_end);
+    const after = await scenes();
+    expect(after).toHaveLength(before.length + 1);
+    expect(after.map((s) => s.order)).toEqual(after.map((_, i) => i + 1));
+    expect(after[3].id).toBe(b.id);
+
+    const merged = await api("POST", `/scenes/${a.id}/mergenextscene`);
+    expect(merged.body).toMatchObject({ id: scene.id, trim_start: scene.trim_start, trim_end: scene.trim_end });
+    expect(await scenes()).toHaveLength(before.length);
+    // Scenes made by the automatic cut do not meet: no merge across a removed silence.
+    expect((await api("POST", `/scenes/${before[0].id}/mergenextscene`)).status).toBe(400);
+  });
+
+  it("split by line needs two lines; split by position needs none", async () => {
+    const scene = (await scenes())[3];
+    const third = (scene.trim_end - scene.trim_start) / 3;
+    const lines = [0, 1, 2].map((i) => ({ start: scene.trim_start + i * third, end: scene.trim_start + (i + 1) * third, text: `line ${i + 1}` }));
+    await api("PUT", `/scenes/${scene.id}`, { text: lines.slice(0, 1) });
+    expect((await api("POST", `/scenes/${scene.id}/splitbyline/2`)).status).toBe(400);
+    await api("PUT", `/scenes/${scene.id}`, { text: lines });
+    expect((await api("POST", `/scenes/${scene.id}/splitbyposition/0.5`)).status).toBe(400);
+    const split = await api("POST", `/scenes/${scene.id}/splitbyline/3`);
+    expect(split.body.scenes.map((s: any) => s.text.map((l: any) => l.text))).toEqual([["line 1", "line 2"], ["line 3"]]);
+  });
+
+  it("hide, restore, change type, reorder and duplicate", async () => {
+    const before = await scenes();
+    const scene = before[1];
+    expect((await api("GET", `/scenes/${scene.id}/hide`)).body.visibility).toBe(0);
+    expect((await api("GET", `/scenes/${scene.id}/show`)).body.visibility).toBe(1);
+    expect((await api("GET", `/scenes/${scene.id}/type/intro`)).body.type).toBe("intro");
+    expect((await api("GET", `/scenes/${scene.id}/type/outro`)).body.type).toBe("outro");
+    expect((await api("GET", `/scenes/${scene.id}/type`)).body.type).toBe("default");
+    expect((await api("GET", `/scenes/${scene.id}/type/middle`)).status).toBe(400);
+
+    const last = before.at(-1);
+    const moved = await api("GET", `/scenes/${last.id}/order/1`);
+    expect(moved.body.scenes[0].id).toBe(last.id);
+    expect(moved.body.scenes.map((s: any) => s.order)).toEqual(before.map((_, i) => i + 1));
+
+    const copy = await api("POST", `/scenes/${scene.id}/duplicate`);
+    const [original, duplicate] = copy.body.scenes;
+    expect(duplicate.order).toBe(original.order + 1);
+    expect([duplicate.trim_start, duplicate.trim_end]).toEqual([original.trim_start, original.trim_end]);
+    expect(await scenes()).toHaveLength(before.length + 1);
+    expect((await api("GET", `/projects/${projectId}`)).body.scenes_count).toBe(before.length + 1);
+  });
+});
