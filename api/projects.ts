@@ -112,3 +112,17 @@ export const RenderBody = z.object({
   tier: z.number().int().min(1).max(4).default(2),
   exportvideo: z.union([z.literal(0), z.literal(1)]).default(1),
 });
+
+/** SPEC §5: mute_videos and render_notifications arrive as booleans or numbers and are stored as 1 or 0. */
+const flag = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v): 0 | 1 => (v ? 1 : 0));
+export const ProjectUpdateBody = ProjectSettings.partial().extend({
+  name: CreateProjectBody.shape.name.optional(),
+  mute_videos: flag.optional(),
+  render_notifications: flag.optional(),
+});
+
+export const RecreateStoryboardBody = z.object({
+  autocutsilences: z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v): 0 | 1 => (v ? 1 : 0)),
+  smoothcuts: z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v): 0 | 1 => (v ? 1 : 0)),
+});
+export const ResetVolumesQuery = z.object({ autoduck: z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1") });

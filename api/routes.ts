@@ -5,7 +5,7 @@ import { Locale } from "./locales";
 import { Plan, PlanInterval } from "./plans";
 import { LibraryCreateBody, LibraryCreateResponse, LibraryListQuery, MediaFile, Paginated } from "./media";
 import { Scene, SceneId, Scenes, SceneUpdateBody, Storyboard, StoryboardBody, StoryboardQuery, TrimBody } from "./scenes";
-import { CreateProjectBody, Highlights, Project, ProjectCount, ProjectId, ProjectSettings, ProjectsQuery, RenderBody } from "./projects";
+import { CreateProjectBody, Highlights, Project, ProjectCount, ProjectId, ProjectsQuery, ProjectUpdateBody, RecreateStoryboardBody, RenderBody, ResetVolumesQuery } from "./projects";
 import {
   HandoffCode,
   HandoffExchangeBody,
@@ -55,7 +55,9 @@ export const routes = {
   "projects.list": route({ method: "GET", path: "/projects", auth: "user", summary: "Projects, newest first (?page=n), or their count (?count=1)", query: ProjectsQuery, response: z.union([Paginated(Project), ProjectCount]) }),
   "projects.get": route({ method: "GET", path: "/projects/:id", auth: "user", summary: "One project", params: ProjectId, response: Project }),
   "projects.highlights": route({ method: "GET", path: "/projects/:id/highlights", auth: "user", summary: "What the automatic edit did", params: ProjectId, response: Highlights }),
-  "projects.update": route({ method: "PUT", path: "/projects/:id", auth: "user", summary: "Change a project's name or settings", params: ProjectId, body: ProjectSettings.partial().extend({ name: CreateProjectBody.shape.name.optional() }), response: Project }),
+  "projects.update": route({ method: "PUT", path: "/projects/:id", auth: "user", summary: "Change a project's name or settings", params: ProjectId, body: ProjectUpdateBody, response: Project }),
+  "projects.recreateStoryboard": route({ method: "POST", path: "/projects/:id/recreatestoryboard", auth: "user", summary: "Rebuild the storyboard from the analysis (all scene edits are lost)", params: ProjectId, body: RecreateStoryboardBody, response: Project }),
+  "projects.resetVolumes": route({ method: "GET", path: "/projects/:id/reset/volumes", auth: "user", summary: "Every scene back to standard volumes; auto-duck on or off", params: ProjectId, query: ResetVolumesQuery, response: Project }),
   "projects.delete": route({ method: "DELETE", path: "/projects/:id", auth: "user", summary: "Delete a project (not undoable)", params: ProjectId, response: Project }),
   "projects.dequeue": route({ method: "DELETE", path: "/projects/:id/queue", auth: "user", summary: "Take a queued project out of the queue", params: ProjectId, response: Project }),
   "projects.restart": route({ method: "POST", path: "/projects/:id/restart", auth: "user", summary: "Queue a project that was taken out of the queue, or failed", params: ProjectId, response: Project }),

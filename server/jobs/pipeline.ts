@@ -4,14 +4,14 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db";
 import { findMediaById, updateMedia, type MediaRow } from "../db/media";
 import { findProjectById, projectMedia, updateProject, type ProjectRow } from "../db/projects";
-import { replaceScenes, visibleScenes } from "../db/scenes";
-import { buildScenes, highlightsOf, IMAGE_SCENE_SECONDS, type MediaForScenes } from "../domain/storyboard";
+import { visibleScenes } from "../db/scenes";
+import { buildStoryboard, type StoredAnalysis } from "../services/storyboard-builder";
 import { audioEnhancement, type AudioSettings } from "../domain/audio";
 import type { AppliedFeatures } from "../services/projects";
-import { analyzeFile, NoAudioStreamError, type SilenceAnalysis } from "../media/analyze";
+import { analyzeFile, NoAudioStreamError } from "../media/analyze";
 import { probe, UnreadableMediaError } from "../media/probe";
 import { makeProxy } from "../media/proxy";
-import { extractKeyframeThumbnails, extractPoster, nearestThumbnail } from "../media/thumbnails";
+import { extractKeyframeThumbnails, extractPoster } from "../media/thumbnails";
 import { renderPreview as renderEdit, type EditSegment } from "../media/render";
 import type { FileStore } from "../storage/local";
 import { mediaKey } from "../services/library";
@@ -28,11 +28,6 @@ export interface PipelineDeps {
   onRenderDone?: (project: ProjectRow, ok: boolean) => Promise<void>;
 }
 
-interface StoredAnalysis {
-  speech: SilenceAnalysis["speech"];
-  noiseFloorDb: number | null;
-  thumbnails: { time: number; key: string }[];
-}
 
 /** Writes to a temporary name and renames, so a crash never leaves half a file under the real key. */
 async function atomically(target: string, write: (tmp: string) => Promise<void>) {
@@ -193,56 +188,9 @@ export function createPipeline(deps: PipelineDeps) {
       await reportRaw();
       await updateProject(db, projectId, { working_progress: 20, raw_preview_render: 1, working_progress_raw: 100 });
 
-      let offset = 0;
-      const forScenes: MediaForScenes[] = ready.map((m) => {
-        const analysis = m.analysis ? (JSON.parse(m.analysis) as StoredAnalysis) : undefined;
-        const entry: MediaForScenes = { id: m.id, kind: m.kind, durationSeconds: m.duration_seconds, speech: m.has_speech ? analysis?.speech : undefined, rawOffset: offset };
-        offset += m.kind === "image" ? IMAGE_SCENE_SECONDS : m.duration_seconds;
-        return entry;
-      });
       const settings = JSON.parse(project.settings) as { autocutsilences?: number };
-      const drafts = buildScenes(forScenes, !!settings.autocutsilences);
-      const thumbsOf = new Map(ready.map((m) => [m.id, m.analysis ? (JSON.parse(m.analysis) as StoredAnalysis).thumbnails : []]));
-      const now = new Date().toISOString();
-      await replaceScenes(
-        db,
-        projectId,
-        drafts.map((d) => {
-          const m = ready.find((r) => r.id === d.mediaFileId)!;
-          const thumbs = (thumbsOf.get(d.mediaFileId) ?? []).map((t) => ({ time: t.time, file: t.key }));
-          const thumb = nearestThumbnail(thumbs, d.start);
-          return {
-            project_id: projectId,
-            media_file_id: d.mediaFileId,
-            order: d.order,
-            type: "default",
-            visibility: 1,
-            start: d.start,
-            end: d.end,
-            trim_start: d.trimStart,
-            trim_end: d.trimEnd,
-            trim_start_default: d.trimStart,
-            trim_end_default: d.trimEnd,
-            trim_start_raw: d.trimStartRaw,
-            trim_end_raw: d.trimEndRaw,
-            thumbnail_key: thumb?.file ?? m.thumbnail_key,
-            text: "[]",
-            media_audio: "standard",
-            music_type: "bgmstandard",
-            created_at: now,
-            updated_at: now,
-          };
-        }),
-      );
-      const highlights = highlightsOf(forScenes, drafts);
-      project = await updateProject(db, projectId, {
-        scenes_count: drafts.length,
-        removed_length: highlights.removedLength,
-        jump_cuts_created: highlights.jumpCutsCreated,
-        thumbnail_key: ready.find((m) => m.thumbnail_key)?.thumbnail_key ?? null,
-        raw_preview_key: ready.length === 1 ? ready[0]!.proxy_key : ready.find((m) => m.proxy_key)?.proxy_key ?? null,
-        working_progress: 25,
-      });
+      project = await buildStoryboard(db, project, ready, !!settings.autocutsilences);
+      project = await updateProject(db, projectId, { working_progress: 25 });
       await renderPreview(project, ctx, 25, false);
     },
 

@@ -5,6 +5,7 @@ import { findProject, insertProject, listProjects, projectMedia, updateProject, 
 import type { CreateProjectBody, Project, ProjectSettings, RenderBody } from "../../api/projects";
 import { BUSY_STATUSES } from "../../api/projects";
 import { applySettingsRules, DEFAULT_SETTINGS } from "../domain/project-settings";
+import { buildStoryboard } from "./storyboard-builder";
 import type { JobPayloads, JobType } from "../jobs/types";
 import type { FileLinks } from "./file-links";
 import { DomainError, notFound } from "./errors";
@@ -246,6 +247,25 @@ export function createProjects(deps: ProjectsDeps) {
     },
 
     mediaOf: (projectId: number) => projectMedia(db, projectId),
+
+    /** "Reset" and "recreate storyboard": scenes again from the analysis, with these options. */
+    async recreateStoryboard(userId: number, id: number, options: { autocutsilences: 0 | 1; smoothcuts: 0 | 1 }) {
+      const row = await mustFind(userId, id);
+      if (row.deleted_at) throw notFound("No such project");
+      if (isBusy(row)) throw new DomainError("project_busy", "This project is busy");
+      const media = await projectMedia(db, id);
+      if (media.some((m) => m.status !== "ready")) throw new DomainError("media_not_ready", "This file is still being processed");
+      const settings = { ...settingsOf(row), autocutsilences: options.autocutsilences, smoothcuts: options.smoothcuts };
+      const updated = await updateProject(db, id, { settings: JSON.stringify(settings) });
+      return toProject(await buildStoryboard(db, updated, media, !!options.autocutsilences));
+    },
+
+    async resetVolumes(userId: number, id: number, autoduck: boolean) {
+      const row = await mustFind(userId, id);
+      if (row.deleted_at) throw notFound("No such project");
+      await db.updateTable("scenes").set({ media_audio: "standard", music_type: "bgmstandard" }).where("project_id", "=", id).execute();
+      return toProject(await updateProject(db, id, { settings: JSON.stringify({ ...settingsOf(row), autoduck: autoduck ? 1 : 0 }) }));
+    },
   };
 }
 

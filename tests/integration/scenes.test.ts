@@ -147,3 +147,31 @@ describe("scene calls", () => {
     expect((await api("GET", `/projects/${projectId}`)).body.scenes_count).toBe(before.length + 1);
   });
 });
+
+describe("storyboard-wide calls", () => {
+  it("recreate rebuilds the scenes from the analysis: one per file with auto cut off, per stretch of speech with it on", async () => {
+    const whole = await api("POST", `/projects/${projectId}/recreatestoryboard`, { autocutsilences: false, smoothcuts: true });
+    expect(whole.body).toMatchObject({ autocutsilences: 0, smoothcuts: 1, scenes_count: 1 });
+    const [single] = await scenes();
+    expect(single.trim_start).toBe(0);
+    const cut = await api("POST", `/projects/${projectId}/recreatestoryboard`, { autocutsilences: 1, smoothcuts: 0 });
+    expect(cut.body.scenes_count).toBeGreaterThan(3);
+    expect((await scenes()).every((s) => s.text.length === 0 && s.visibility === 1)).toBe(true);
+  });
+
+  it("reset volumes puts every scene back to standard and sets auto-duck", async () => {
+    const [scene] = await scenes();
+    await api("PUT", `/scenes/${scene.id}`, { mediaAudio: "loud", musicType: "bgmlow" });
+    const reset = await api("GET", `/projects/${projectId}/reset/volumes?autoduck=false`);
+    expect(reset.body.autoduck).toBe(0);
+    expect((await scenes()).every((s) => s.mediaAudio === "standard" && s.musicType === "bgmstandard")).toBe(true);
+    expect((await api("GET", `/projects/${projectId}/reset/volumes?autoduck=maybe`)).status).toBe(400);
+  });
+
+  it("settings: booleans become 1/0, and intro/outro modes clear when automatic music is off", async () => {
+    const updated = await api("PUT", `/projects/${projectId}`, { mute_videos: true, render_notifications: false, autobgm: 0, intro_mode: "music" });
+    expect(updated.body).toMatchObject({ mute_videos: 1, render_notifications: 0, intro_mode: "" });
+    expect((await api("PUT", `/projects/${projectId}`, { autobgm: 1, intro_mode: "music" })).body.intro_mode).toBe("music");
+    expect((await api("PUT", `/projects/${projectId}`, { name: "" })).status).toBe(422);
+  });
+});

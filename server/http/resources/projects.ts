@@ -17,6 +17,8 @@ export function projectRoutes(app: FastifyInstance, hooks: RouteHooks, projects:
     "projects.restart": ({ params, request }) => projects.restart(currentUser(request), params.id),
     "projects.render": ({ params, body, request }) => projects.render(currentUser(request), params.id, body),
     "projects.renderRaw": ({ params, request }) => projects.renderRaw(currentUser(request), params.id),
+    "projects.recreateStoryboard": ({ params, body, request }) => projects.recreateStoryboard(currentUser(request), params.id, body),
+    "projects.resetVolumes": ({ params, query, request }) => projects.resetVolumes(currentUser(request), params.id, query.autoduck),
     "projects.reopen": ({ params, request }) => projects.reopen(currentUser(request), params.id),
   });
 

@@ -1,0 +1,70 @@
+import type { Db } from "../db";
+import type { MediaRow } from "../db/media";
+import { updateProject, type ProjectRow } from "../db/projects";
+import { replaceScenes } from "../db/scenes";
+import { buildScenes, highlightsOf, IMAGE_SCENE_SECONDS, type MediaForScenes } from "../domain/storyboard";
+import { nearestThumbnail } from "../media/thumbnails";
+import type { SilenceAnalysis } from "../media/analyze";
+
+/** What ingest keeps of a media file's analysis, as JSON in `media_files.analysis`. */
+export interface StoredAnalysis {
+  speech: SilenceAnalysis["speech"];
+  noiseFloorDb: number | null;
+  thumbnails: { time: number; key: string }[];
+}
+
+/**
+ * The first storyboard of a project from its analysed files, replacing any scenes it had
+ * (creation, and "reset"/"recreate storyboard"). Records the highlights it implies.
+ */
+export async function buildStoryboard(db: Db, project: ProjectRow, ready: readonly MediaRow[], autoCut: boolean): Promise<ProjectRow> {
+  const projectId = project.id;
+  let offset = 0;
+  const forScenes: MediaForScenes[] = ready.map((m) => {
+    const analysis = m.analysis ? (JSON.parse(m.analysis) as StoredAnalysis) : undefined;
+    const entry: MediaForScenes = { id: m.id, kind: m.kind, durationSeconds: m.duration_seconds, speech: m.has_speech ? analysis?.speech : undefined, rawOffset: offset };
+    offset += m.kind === "image" ? IMAGE_SCENE_SECONDS : m.duration_seconds;
+    return entry;
+  });
+  const drafts = buildScenes(forScenes, autoCut);
+  const thumbsOf = new Map(ready.map((m) => [m.id, m.analysis ? (JSON.parse(m.analysis) as StoredAnalysis).thumbnails : []]));
+  const now = new Date().toISOString();
+  await replaceScenes(
+    db,
+    projectId,
+    drafts.map((d) => {
+      const m = ready.find((r) => r.id === d.mediaFileId)!;
+      const thumbs = (thumbsOf.get(d.mediaFileId) ?? []).map((t) => ({ time: t.time, file: t.key }));
+      const thumb = nearestThumbnail(thumbs, d.start);
+      return {
+        project_id: projectId,
+        media_file_id: d.mediaFileId,
+        order: d.order,
+        type: "default",
+        visibility: 1,
+        start: d.start,
+        end: d.end,
+        trim_start: d.trimStart,
+        trim_end: d.trimEnd,
+        trim_start_default: d.trimStart,
+        trim_end_default: d.trimEnd,
+        trim_start_raw: d.trimStartRaw,
+        trim_end_raw: d.trimEndRaw,
+        thumbnail_key: thumb?.file ?? m.thumbnail_key,
+        text: "[]",
+        media_audio: "standard",
+        music_type: "bgmstandard",
+        created_at: now,
+        updated_at: now,
+      };
+    }),
+  );
+  const highlights = highlightsOf(forScenes, drafts);
+  return updateProject(db, projectId, {
+    scenes_count: drafts.length,
+    removed_length: highlights.removedLength,
+    jump_cuts_created: highlights.jumpCutsCreated,
+    thumbnail_key: ready.find((m) => m.thumbnail_key)?.thumbnail_key ?? null,
+    raw_preview_key: ready.length === 1 ? ready[0]!.proxy_key : ready.find((m) => m.proxy_key)?.proxy_key ?? null,
+  });
+}
