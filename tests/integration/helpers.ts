@@ -91,3 +91,16 @@ export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs 
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/** A JSON client for the API over real HTTP; `as` picks another user's token. */
+export function jsonApi(base: () => string, token: () => string) {
+  return async (method: string, url: string, body?: unknown, as = token()) => {
+    const res = await fetch(`${base()}/api/v1${url}`, {
+      method,
+      headers: { ...bearer(as), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+}

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobId } from "../../server/jobs/queue";
 import { probe } from "../../server/media/probe";
-import { bearer, listen, startTestServer, waitFor, type TestServer } from "./helpers";
+import { bearer, jsonApi, listen, startTestServer, waitFor, type TestServer } from "./helpers";
 import { tusUpload } from "./tus";
 
 const fixture = (name: string) => path.resolve(__dirname, "../fixtures", name);
@@ -14,15 +14,7 @@ let server: TestServer;
 let base: string;
 let token: string;
 
-const api = async (method: string, url: string, body?: unknown, as = token) => {
-  const res = await fetch(`${base}/api/v1${url}`, {
-    method,
-    headers: { ...bearer(as), ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-};
+const api = jsonApi(() => base, () => token);
 
 const addToLibrary = async (file: string, name: string, extra: Record<string, unknown> = {}, as = token) => {
   const uploaded = await tusUpload(base, as, fixture(file), { name });

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, listen, startTestServer, waitFor, type TestServer } from "./helpers";
+import { jsonApi, listen, startTestServer, waitFor, type TestServer } from "./helpers";
 import { tusUpload } from "./tus";
 
 let server: TestServer;
@@ -9,15 +9,7 @@ let token: string;
 let other: string;
 let projectId: number;
 
-const api = async (method: string, url: string, body?: unknown, as = token) => {
-  const res = await fetch(`${base}/api/v1${url}`, {
-    method,
-    headers: { ...bearer(as), ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-};
+const api = jsonApi(() => base, () => token);
 const scenes = async () => (await api("POST", `/projects/${projectId}/storyboard?offset=0&limit=250`, {})).body.timeline.scenes as any[];
 
 beforeAll(async () => {
