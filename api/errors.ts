@@ -28,6 +28,18 @@ export const ErrorCode = z.enum([
   "upload_incomplete",
   "media_not_ready",
   "project_busy",
+  // Storyboard rules (SPEC §4 Scenes, §5 Scenes), worded by the app.
+  "markers_cross",
+  "out_of_bounds",
+  "split_needs_two_lines",
+  "split_needs_no_text",
+  "split_at_edge",
+  "line_too_long",
+  "not_mergeable",
+  // Media library (SPEC §2 Media library).
+  "media_in_use",
+  "not_library_item",
+  "overlay_needs_one_scene",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

@@ -46,3 +46,44 @@ export const LibraryListQuery = z.object({
 
 export const Paginated = <T extends z.ZodType>(item: T) =>
   z.object({ data: z.array(item), current_page: z.number().int(), last_page: z.number().int(), total: z.number().int() });
+
+/**
+ * An item of the media library page (SPEC §2 Media library): every upload is a library-type
+ * project holding its file's scenes; the "scenes" tab lists the user's own projects.
+ */
+export const LibraryItem = z.object({
+  /** The project id: its scenes are GET /library/projects/{id}/scenes. */
+  id: z.number().int(),
+  name: z.string(),
+  /** 'library' for an uploaded file (removable), 'project' for an edited project. */
+  type: z.enum(["library", "project"]),
+  kind: MediaKind.nullable(),
+  media_file_id: z.number().int().nullable(),
+  duration: z.number(),
+  scenes_count: z.number().int(),
+  thumbnail_url: z.string().nullable(),
+  /** The raw preview a scene preview plays from trim_start_raw to trim_end_raw. */
+  preview_url: z.string().nullable(),
+  raw_preview_render: z.union([z.literal(0), z.literal(1)]),
+  /** 0…100; only items at 100 with raw_preview_render 1 can be selected. */
+  progress: z.number(),
+  /** Other projects that use this file: such a file cannot be removed. */
+  used_in_projects: z.number().int(),
+  created_at: z.string(),
+});
+export type LibraryItem = z.infer<typeof LibraryItem>;
+
+export const LibraryTab = z.enum(["video", "audio", "image", "scenes"]);
+export type LibraryTab = z.infer<typeof LibraryTab>;
+
+/** GET /library/projects/search: an empty query lists everything of the tab. */
+export const LibrarySearchQuery = z.object({
+  query: z.string().max(140).default(""),
+  page: z.coerce.number().int().min(1).default(1),
+  type: LibraryTab.default("video"),
+});
+export const LibraryScenesQuery = z.object({ page: z.coerce.number().int().min(1).default(1) });
+/** GET /library/projects/{id}/search: scenes whose text contains the query; empty lists them all. */
+export const LibraryProjectSearchQuery = z.object({ query: z.string().max(140).default(""), page: z.coerce.number().int().min(1).default(1) });
+/** Library lists are pages of this many items. */
+export const LIBRARY_PAGE_SIZE = 24;

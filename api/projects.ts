@@ -37,6 +37,8 @@ export const ProjectSettings = z.object({
   style: Style,
   audio_type: AudioType,
   font: z.object({ color: z.string(), border_color: z.string(), dropshadow: z.union([z.literal(0), z.literal(1)]) }),
+  /** Size of the output: original (""), 16x9, 9x16 or 1x1 (SPEC §9 Aspects); clips projects choose it. */
+  aspect: z.enum(["", "16x9", "9x16", "1x1"]),
 });
 export type ProjectSettings = z.infer<typeof ProjectSettings>;
 
@@ -65,6 +67,8 @@ export const Project = ProjectSettings.extend({
   export_url: z.string().nullable(),
   export_raw_url: z.string().nullable(),
   final_render: z.union([z.literal(0), z.literal(1)]),
+  /** SPEC §4 Needs-render: set by any edit since the last render request, cleared by a render. */
+  needs_render: z.union([z.literal(0), z.literal(1)]),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -126,3 +130,30 @@ export const RecreateStoryboardBody = z.object({
   smoothcuts: z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v): 0 | 1 => (v ? 1 : 0)),
 });
 export const ResetVolumesQuery = z.object({ autoduck: z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1") });
+
+/** POST /projects/{id}/library/import: scenes (or whole projects) from the library, inserted at a 1-based position. */
+export const ImportBody = z
+  .object({
+    order: z.number().int().min(1),
+    scenes: z.array(z.number().int()).max(2000).default([]),
+    /** Whole projects: each brings its shown scenes in order (selecting a project replaces picking its scenes). */
+    projects: z.array(z.number().int()).max(100).default([]),
+  })
+  .refine((b) => b.scenes.length + b.projects.length > 0, { error: "required", path: ["scenes"] });
+
+/** POST /projects/{id}/library/import/overscene: one library scene over the project's scene `sceneid`. */
+export const OverlayImportBody = z.object({
+  sceneid: z.number().int(),
+  scenes: z.array(z.number().int()).length(1, { error: "overlay_needs_one_scene" }),
+  overscene_type: z.enum(["fullscrn", "autozoom", "pip_tl", "pip_tr", "pip_bl", "pip_br"]).default("pip_br"),
+});
+
+/** SPEC §3 Clips project request. */
+export const CutsBody = z.object({
+  name: CreateProjectBody.shape.name,
+  final: z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v): 0 | 1 => (v ? 1 : 0)).default(1),
+  scenes: z.array(z.number().int()).min(1, { error: "required" }).max(2000),
+  aspect: z.enum(["", "16x9", "9x16", "1x1"]).nullish().transform((v) => v ?? ""),
+  autocrop: z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v): 0 | 1 => (v ? 1 : 0)).default(1),
+});
+export const CutsResponse = z.object({ status: z.literal("success"), cutsproject_id: z.number().int() });

@@ -3,9 +3,9 @@ import { route } from "./route";
 import { CaptchaChallenge, PublicConfig } from "./config";
 import { Locale } from "./locales";
 import { Plan, PlanInterval } from "./plans";
-import { LibraryCreateBody, LibraryCreateResponse, LibraryListQuery, MediaFile, Paginated } from "./media";
+import { LibraryCreateBody, LibraryCreateResponse, LibraryItem, LibraryListQuery, LibraryProjectSearchQuery, LibraryScenesQuery, LibrarySearchQuery, MediaFile, Paginated } from "./media";
 import { Scene, SceneId, Scenes, SceneUpdateBody, Storyboard, StoryboardBody, StoryboardQuery, TrimBody } from "./scenes";
-import { CreateProjectBody, Highlights, Project, ProjectCount, ProjectId, ProjectsQuery, ProjectUpdateBody, RecreateStoryboardBody, RenderBody, ResetVolumesQuery } from "./projects";
+import { CreateProjectBody, CutsBody, CutsResponse, Highlights, ImportBody, OverlayImportBody, Project, ProjectCount, ProjectId, ProjectsQuery, ProjectUpdateBody, RecreateStoryboardBody, RenderBody, ResetVolumesQuery } from "./projects";
 import {
   HandoffCode,
   HandoffExchangeBody,
@@ -49,6 +49,9 @@ export const routes = {
 
   "library.create": route({ method: "POST", path: "/library", auth: "user", summary: "Add a finished upload to the media library", body: LibraryCreateBody, response: LibraryCreateResponse, status: 201 }),
   "library.list": route({ method: "GET", path: "/library", auth: "user", summary: "The media library, a page at a time", query: LibraryListQuery, response: Paginated(MediaFile) }),
+  "library.search": route({ method: "GET", path: "/library/projects/search", auth: "user", summary: "Library items of a tab (videos, audios, images, scenes), searched by name", query: LibrarySearchQuery, response: Paginated(LibraryItem) }),
+  "library.scenes": route({ method: "GET", path: "/library/projects/:id/scenes", auth: "user", summary: "The scenes of one library item or project, a page at a time", params: ProjectId, query: LibraryScenesQuery, response: Paginated(Scene) }),
+  "library.searchScenes": route({ method: "GET", path: "/library/projects/:id/search", auth: "user", summary: "Scenes of one item whose text contains the query", params: ProjectId, query: LibraryProjectSearchQuery, response: Paginated(Scene) }),
   "library.get": route({ method: "GET", path: "/library/:id", auth: "user", summary: "One library file", params: ProjectId, response: MediaFile }),
 
   "projects.create": route({ method: "POST", path: "/createproject", auth: "user", summary: "Create a project from library files and queue it", body: CreateProjectBody, response: Project, status: 201 }),
@@ -63,6 +66,9 @@ export const routes = {
   "projects.restart": route({ method: "POST", path: "/projects/:id/restart", auth: "user", summary: "Queue a project that was taken out of the queue, or failed", params: ProjectId, response: Project }),
   "projects.render": route({ method: "POST", path: "/projects/:id/render", auth: "user", summary: "Render the preview (final false) or the export", params: ProjectId, body: RenderBody, response: Project }),
   "projects.renderRaw": route({ method: "POST", path: "/projects/:id/renderraw", auth: "user", summary: "Make the raw preview of the project's footage", params: ProjectId, response: Project }),
+  "projects.import": route({ method: "POST", path: "/projects/:id/library/import", auth: "user", summary: "Insert library scenes at a position", params: ProjectId, body: ImportBody, response: Scenes }),
+  "projects.importOverlay": route({ method: "POST", path: "/projects/:id/library/import/overscene", auth: "user", summary: "Put one library scene over a scene of the project", params: ProjectId, body: OverlayImportBody, response: Scene }),
+  "projects.cuts": route({ method: "POST", path: "/projects/:id/cuts", auth: "user", summary: "Create a clips project from selected scenes", params: ProjectId, body: CutsBody, response: CutsResponse }),
   "projects.reopen": route({ method: "GET", path: "/projects/:id/reopen", auth: "user", summary: "Move a finished project back to the storyboard", params: ProjectId, response: Project }),
 
   "storyboard.get": route({ method: "POST", path: "/projects/:id/storyboard", auth: "user", summary: "A slice of the storyboard (25 first, then 250 at a time)", params: ProjectId, query: StoryboardQuery, body: StoryboardBody, response: Storyboard }),
@@ -78,6 +84,7 @@ export const routes = {
   "scenes.typeDefault": route({ method: "GET", path: "/scenes/:id/type", auth: "user", summary: "Make a scene a default one", params: SceneId, response: Scene }),
   "scenes.type": route({ method: "GET", path: "/scenes/:id/type/:type", auth: "user", summary: "Make a scene the intro or the outro", params: SceneId.extend({ type: z.enum(["intro", "outro"]) }), response: Scene }),
   "scenes.trim": route({ method: "PUT", path: "/scenes/:id/trim", auth: "user", summary: "Move the trim markers", params: SceneId, body: TrimBody, response: Scene }),
+  "scenes.removeOverlay": route({ method: "DELETE", path: "/scenes/:id/overscene", auth: "user", summary: "Take the overlay off a scene", params: SceneId, response: Scene }),
   "scenes.duplicate": route({ method: "POST", path: "/scenes/:id/duplicate", auth: "user", summary: "Duplicate a scene after itself", params: SceneId, response: Scenes }),
 
   "plans.list": route({ method: "GET", path: "/payment/plans", auth: "none", summary: "Plans by billing interval", query: PlanInterval, response: z.array(Plan) }),

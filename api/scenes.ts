@@ -10,6 +10,36 @@ export const TextLine = z.object({
 export const MediaAudio = z.enum(["mute", "low", "standard", "loud", "extraloud"]);
 export const MusicType = z.enum(["bgmmute", "bgmlow", "bgmstandard", "bgmloud", "mainmusic"]);
 export const SceneType = z.enum(["intro", "default", "outro"]);
+/** Where an overlay scene sits over its main scene (SPEC §9 Overlay types). */
+export const OverlayType = z.enum(["fullscrn", "autozoom", "pip_tl", "pip_tr", "pip_bl", "pip_br"]);
+export type OverlayType = z.infer<typeof OverlayType>;
+const bit = z.union([z.literal(0), z.literal(1)]);
+
+/** A face the creator picked on a frame: a box in fractions (0…1) of the frame, shown (1) or ignored (0). */
+export const FaceBox = z.object({
+  BoundingBox: z.object({
+    Left: z.number().min(0).max(1),
+    Top: z.number().min(0).max(1),
+    Width: z.number().min(0).max(1),
+    Height: z.number().min(0).max(1),
+  }),
+  visibility: bit,
+});
+export type FaceBox = z.infer<typeof FaceBox>;
+
+/** The scene an overlay shows over its main scene: a piece of another (or the same) media file. */
+export const OverScene = z.object({
+  id: z.number().int(),
+  media_file_id: z.number().int().nullable(),
+  start: z.number(),
+  end: z.number(),
+  trim_start: z.number(),
+  trim_end: z.number(),
+  thumbnail: z.string().nullable(),
+  /** A signed link to the overlay's media preview, for playing it in the app. */
+  preview_url: z.string().nullable(),
+});
+export type OverScene = z.infer<typeof OverScene>;
 
 /** A scene of the storyboard (SPEC §3 Scene). */
 export const Scene = z.object({
@@ -33,6 +63,17 @@ export const Scene = z.object({
   text: z.array(TextLine),
   mediaAudio: MediaAudio,
   musicType: MusicType,
+  /** 0 force out, 1 auto, 2 force in (SPEC §3 Framing). */
+  punch_in: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+  punch_in_status: bit,
+  crop: z.boolean(),
+  selected_faces: z.array(FaceBox),
+  overscene: OverScene.nullable(),
+  overscene_type: OverlayType.nullable(),
+  overscene_fade: bit,
+  overscene_overflow: bit,
+  /** 1 hides the main scene behind the overlay (autozoom and fullscrn turn it on, pip types off). */
+  overscene_bg: bit,
 });
 export type Scene = z.infer<typeof Scene>;
 
@@ -53,6 +94,22 @@ export const StoryboardQuery = z.object({
 export const StoryboardBody = z.object({ scenesIds: z.array(z.number().int()).max(250).optional() }).default({});
 
 export const SceneId = z.object({ id: z.coerce.number().int().positive() });
-export const SceneUpdateBody = z.object({ text: z.array(TextLine).max(50).optional(), mediaAudio: MediaAudio.optional(), musicType: MusicType.optional() });
+/**
+ * PUT /scenes/{id}: any subset of the scene's attributes. Changing `overscene_type` without
+ * `overscene_bg` sets the background by SPEC §4's rule.
+ */
+export const SceneUpdateBody = z.object({
+  text: z.array(TextLine).max(50).optional(),
+  mediaAudio: MediaAudio.optional(),
+  musicType: MusicType.optional(),
+  punch_in: z.union([z.literal(0), z.literal(1), z.literal(2)]).optional(),
+  crop: z.boolean().optional(),
+  selected_faces: z.array(FaceBox).max(20).optional(),
+  overscene_type: OverlayType.optional(),
+  overscene_fade: bit.optional(),
+  overscene_overflow: bit.optional(),
+  overscene_bg: bit.optional(),
+});
+export type SceneUpdateBody = z.input<typeof SceneUpdateBody>;
 export const TrimBody = z.object({ trim_start: z.number(), trim_end: z.number() });
 export const Scenes = z.object({ scenes: z.array(Scene) });

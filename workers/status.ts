@@ -1,8 +1,9 @@
-import { ErrorBody } from "../api/errors";
+import { ErrorBody, type ErrorCode } from "../api/errors";
 
 /** Why a call failed, after SPEC §8's status mapping. */
 export type Failure =
-  | { kind: "bad_request" }
+  /** `code` is set when the server named the rule that refused (a storyboard rule), so the app can word it. */
+  | { kind: "bad_request"; code?: ErrorCode }
   | { kind: "signed_out" }
   | { kind: "body"; status: number; body: ErrorBody }
   | { kind: "internal" }
@@ -18,7 +19,10 @@ export const isUserResource = (path: string) => /^\/user(\/|$|\?)/.test(path);
  * 500 → "Internal server error"; anything else → the body.
  */
 export function classifyFailure(status: number, path: string, body: unknown): Failure {
-  if (status === 400) return { kind: "bad_request" };
+  if (status === 400) {
+    const parsed = ErrorBody.safeParse(body);
+    return parsed.success && parsed.data.code !== "bad_request" ? { kind: "bad_request", code: parsed.data.code } : { kind: "bad_request" };
+  }
   if (status === 401 || (status === 403 && isUserResource(path))) return { kind: "signed_out" };
   if (status === 500) return { kind: "internal" };
   const parsed = ErrorBody.safeParse(body);

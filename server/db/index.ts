@@ -6,12 +6,14 @@ import type { Database } from "./schema";
 import * as m0001 from "./migrations/0001_accounts";
 import * as m0002 from "./migrations/0002_media_projects_jobs";
 import * as m0003 from "./migrations/0003_applied_features";
+import * as m0004 from "./migrations/0004_scene_framing_overlays";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
   "0001_accounts": m0001,
   "0002_media_projects_jobs": m0002,
   "0003_applied_features": m0003,
+  "0004_scene_framing_overlays": m0004,
 };
 
 export type Db = Kysely<Database>;

@@ -138,6 +138,8 @@ export interface ProjectsTable {
   settings: string;
   /** JSON: the features the last render applied. */
   applied_features: Generated<string>;
+  /** SPEC §4 Needs-render: 1 after any edit since the last render request. */
+  needs_render: Generated<number>;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
@@ -169,6 +171,18 @@ export interface ScenesTable {
   text: string;
   media_audio: string;
   music_type: string;
+  /** 0 force out, 1 auto, 2 force in. */
+  punch_in: Generated<number>;
+  punch_in_status: Generated<number>;
+  crop: Generated<number>;
+  /** JSON: FaceBox[]. */
+  selected_faces: Generated<string>;
+  /** An overlay scene points at the scene it sits over; main scenes have null. */
+  parent_scene_id: number | null;
+  overscene_type: string | null;
+  overscene_fade: Generated<number>;
+  overscene_overflow: Generated<number>;
+  overscene_bg: Generated<number>;
   created_at: string;
   updated_at: string;
 }

@@ -25,6 +25,7 @@ export const DEFAULT_SETTINGS: ProjectSettings = {
   style: "video",
   audio_type: "speech",
   font: { color: "#ffffff", border_color: "#000000", dropshadow: 1 },
+  aspect: "",
 };
 
 /** SPEC §5 Settings: with automatic music off there is no intro or outro music mode. */

@@ -29,6 +29,16 @@ const STATUS: Record<ErrorCode, number> = {
   upload_incomplete: 409,
   media_not_ready: 409,
   project_busy: 409,
+  markers_cross: 400,
+  out_of_bounds: 400,
+  split_needs_two_lines: 400,
+  split_needs_no_text: 400,
+  split_at_edge: 400,
+  line_too_long: 400,
+  not_mergeable: 400,
+  media_in_use: 409,
+  not_library_item: 409,
+  overlay_needs_one_scene: 400,
 };
 
 export const statusOf = (code: ErrorCode) => STATUS[code];

@@ -72,6 +72,7 @@ export function createProjects(deps: ProjectsDeps) {
       export_url: row.export_key ? deps.links.url(row.export_key) : null,
       export_raw_url: row.raw_preview_key ? deps.links.url(row.raw_preview_key) : null,
       final_render: bit(row.final_render),
+      needs_render: bit(row.needs_render),
       created_at: row.created_at,
       updated_at: row.updated_at,
     };

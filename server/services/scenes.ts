@@ -22,7 +22,7 @@ const REFUSALS: Record<string, string> = {
 
 /** A rule refused: a bad request (SPEC §8), with the reason in the message. */
 function must<T>(result: RuleResult<T>): T {
-  if (!result.ok) throw new DomainError("bad_request", REFUSALS[result.refusal] ?? "Bad request");
+  if (!result.ok) throw new DomainError(result.refusal, REFUSALS[result.refusal] ?? "Bad request");
   return result.value;
 }
 
@@ -66,6 +66,15 @@ export function createScenes(deps: { db: Db; links: FileLinks }) {
       text: JSON.parse(row.text) as TextLine[],
       mediaAudio: row.media_audio as Scene["mediaAudio"],
       musicType: row.music_type as Scene["musicType"],
+      punch_in: (row.punch_in === 0 || row.punch_in === 2 ? row.punch_in : 1) as Scene["punch_in"],
+      punch_in_status: bit(row.punch_in_status),
+      crop: row.crop === 1,
+      selected_faces: JSON.parse(row.selected_faces) as Scene["selected_faces"],
+      overscene: null, // TODO(issue 4, server helper): the nested overlay row
+      overscene_type: row.overscene_type as Scene["overscene_type"],
+      overscene_fade: bit(row.overscene_fade),
+      overscene_overflow: bit(row.overscene_overflow),
+      overscene_bg: bit(row.overscene_bg),
     };
   }
 
@@ -190,7 +199,7 @@ export function createScenes(deps: { db: Db; links: FileLinks }) {
       const row = await owned(userId, sceneId);
       const rows = await ordered(db, row.project_id);
       const next = rows[rows.findIndex((s) => s.id === row.id) + 1];
-      if (!next) throw new DomainError("bad_request", REFUSALS.not_mergeable!);
+      if (!next) throw new DomainError("not_mergeable", REFUSALS.not_mergeable!);
       const merged = must(mergeNext(timesOf(row), timesOf(next)));
       const result = await db.transaction().execute(async (trx) => {
         const updated = await trx

@@ -1,7 +1,8 @@
 import Dexie, { type EntityTable } from "dexie";
 import type { User } from "../../api/user";
 import type { PublicConfig } from "../../api/config";
-import type { MediaFile, MediaKind } from "../../api/media";
+import type { LibraryItem, LibraryTab, MediaFile, MediaKind } from "../../api/media";
+import type { Scene } from "../../api/scenes";
 import type { Project } from "../../api/projects";
 import type { z } from "zod";
 import type { Highlights, CreateProjectBody } from "../../api/projects";
@@ -21,7 +22,27 @@ export interface AuthRow {
 export type MetaRow =
   | { key: "config"; value: PublicConfig }
   | { key: "quotas"; value: Quotas }
-  | { key: "projects"; value: { total: number; lastPage: number; fetchedAt: string } };
+  | { key: "projects"; value: { total: number; lastPage: number; fetchedAt: string } }
+  | { key: `storyboard:${number}`; value: StoryboardMeta }
+  | { key: `library:${LibraryTab}:${string}`; value: LibraryListMeta }
+  | { key: `libraryScenes:${number}:${string}`; value: LibraryListMeta };
+
+/** How much of a project's storyboard the mirror holds (25 scenes first, then 250 at a time). */
+export interface StoryboardMeta {
+  total: number;
+  loaded: number;
+  loading: boolean;
+  fetchedAt: string;
+}
+
+/** A library list (a tab and query, or one item's scenes and query): the ids in server order and the pages fetched. */
+export interface LibraryListMeta {
+  ids: number[];
+  page: number;
+  lastPage: number;
+  total: number;
+  fetchedAt: string;
+}
 
 export type HighlightsRow = z.infer<typeof Highlights> & { projectId: number };
 
@@ -74,6 +95,10 @@ export class CutroomDb extends Dexie {
   media!: EntityTable<MediaFile, "id">;
   uploads!: EntityTable<UploadRow, "id">;
   drafts!: EntityTable<ProjectDraftRow, "id">;
+  /** Scenes of opened projects and of browsed library items, keyed by id; a project's order by [project_id+order]. */
+  scenes!: EntityTable<Scene, "id">;
+  /** Items of the media library page (library-type uploads and the user's projects). */
+  library!: EntityTable<LibraryItem, "id">;
 
   constructor(name = DB_NAME) {
     super(name);
@@ -88,6 +113,10 @@ export class CutroomDb extends Dexie {
     this.version(3).stores({
       drafts: "id, status, createdAt",
     });
+    this.version(4).stores({
+      scenes: "id, project_id, [project_id+order]",
+      library: "id, type, kind",
+    });
   }
 
   /** The signed-in user, or null when nobody is signed in. */
@@ -99,10 +128,11 @@ export class CutroomDb extends Dexie {
 
   /** Signing out forgets the user's data too: the next person on this device must not see it. */
   async signOutLocally(): Promise<void> {
-    await this.transaction("rw", [this.users, this.auth, this.projects, this.highlights, this.media, this.uploads, this.drafts], async () => {
-      await Promise.all([this.users, this.auth, this.projects, this.highlights, this.media, this.uploads, this.drafts].map((t) => t.clear()));
+    const tables = [this.users, this.auth, this.projects, this.highlights, this.media, this.uploads, this.drafts, this.scenes, this.library];
+    await this.transaction("rw", tables, async () => {
+      await Promise.all(tables.map((t) => t.clear()));
     });
-    await this.meta.where("key").anyOf(["quotas", "projects"]).delete();
+    await this.meta.where("key").noneOf(["config"]).delete();
   }
 }
 

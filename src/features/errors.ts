@@ -29,6 +29,16 @@ const CODE_MESSAGES: Record<ErrorCode, MessageDescriptor> = {
   upload_incomplete: msg`The upload has not finished yet.`,
   media_not_ready: msg`This file is still being processed.`,
   project_busy: msg`This project is busy. Try again when it has finished.`,
+  markers_cross: msg`The start marker cannot pass the end marker.`,
+  out_of_bounds: msg`The trim goes past the start or the end of the footage.`,
+  split_needs_two_lines: msg`Split by text line needs a scene with more than one text line.`,
+  split_needs_no_text: msg`Split by position is only for scenes without text.`,
+  split_at_edge: msg`A split must leave something on both sides.`,
+  line_too_long: msg`A text line has at most 35 characters.`,
+  not_mergeable: msg`These scenes cannot be merged: they must come from the same file and follow each other.`,
+  media_in_use: msg`This file is used in a project and cannot be deleted.`,
+  not_library_item: msg`Only uploaded library files can be removed.`,
+  overlay_needs_one_scene: msg`Choose exactly one scene to put over this scene.`,
 };
 
 const FIELD_MESSAGES: Record<FieldErrorCode, MessageDescriptor> = {
@@ -47,7 +57,7 @@ const FIELD_MESSAGES: Record<FieldErrorCode, MessageDescriptor> = {
 export function failureMessage(i18n: I18n, failure: Failure): string {
   switch (failure.kind) {
     case "bad_request":
-      return i18n._(CODE_MESSAGES.bad_request);
+      return i18n._(CODE_MESSAGES[failure.code ?? "bad_request"]);
     case "signed_out":
       return i18n._(CODE_MESSAGES.unauthenticated);
     case "internal":

@@ -4,8 +4,10 @@ import { classifyFailure, isUserResource } from "../../workers/status";
 describe("the client's status mapping (SPEC §8)", () => {
   const body = { message: "Nope", code: "validation_failed", fields: { email: "email_taken" } };
 
-  it("400 is always 'Bad request', whatever the body says", () => {
-    expect(classifyFailure(400, "/projects/1", body)).toEqual({ kind: "bad_request" });
+  it("400 is 'Bad request', naming the storyboard rule that refused when the body has one", () => {
+    expect(classifyFailure(400, "/projects/1", { message: "x", code: "bad_request" })).toEqual({ kind: "bad_request" });
+    expect(classifyFailure(400, "/projects/1", "not json")).toEqual({ kind: "bad_request" });
+    expect(classifyFailure(400, "/scenes/1/trim", { message: "x", code: "markers_cross" })).toEqual({ kind: "bad_request", code: "markers_cross" });
   });
 
   it("401 signs the user out, on any URL", () => {
