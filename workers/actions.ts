@@ -4,6 +4,7 @@ import type { RegisterBody, User } from "../api/user";
 import type { ApiCall } from "./api-client";
 import { solveAltcha } from "./captcha";
 import { createDrafts, createProjectActions } from "./projects";
+import { createSceneActions } from "./scenes";
 import { createUploader } from "./uploads";
 import type { ProjectDraftRow, UploadRole, UploadRow } from "../src/db";
 import type { Result } from "./status";
@@ -27,6 +28,7 @@ export function createActions(db: CutroomDb, call: ApiCall) {
 
   const actions = {
     ...projects,
+    ...createSceneActions(db, call),
 
     /** Loads the server's public set-up and, when signed in, the user. Works offline from the mirror. */
     async boot(): Promise<void> {
