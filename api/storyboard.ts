@@ -4,6 +4,7 @@
  * Times are seconds in the scene's media file.
  */
 import { SCENE_LINE_MAX } from "./limits";
+import type { OverlayType } from "./scenes";
 
 export interface TextLine {
   start: number;
@@ -114,4 +115,34 @@ export function reorder<T extends { id: number }>(items: readonly T[], id: numbe
   const rest = items.filter((item) => item.id !== id);
   const to = Math.min(Math.max(Math.trunc(order) - 1, 0), rest.length);
   return [...rest.slice(0, to), items[from]!, ...rest.slice(to)];
+}
+
+/** SPEC §4: autozoom and fullscreen hide the main scene behind the overlay (1); picture-in-picture keeps it (0). */
+export function overlayBackground(type: OverlayType): 0 | 1 {
+  return type === "autozoom" || type === "fullscrn" ? 1 : 0;
+}
+
+export interface OverlayOptions {
+  overscene_type: OverlayType | null;
+  overscene_fade: 0 | 1;
+  overscene_overflow: 0 | 1;
+  overscene_bg: 0 | 1;
+}
+
+/** The overlay options after an edit: a new type brings its background unless the edit gives one. */
+export function overlayOptions(current: OverlayOptions, changes: Partial<OverlayOptions>): OverlayOptions {
+  const type = changes.overscene_type ?? current.overscene_type;
+  const typeChanged = changes.overscene_type !== undefined && changes.overscene_type !== null;
+  return {
+    overscene_type: type,
+    overscene_fade: changes.overscene_fade ?? current.overscene_fade,
+    overscene_overflow: changes.overscene_overflow ?? current.overscene_overflow,
+    overscene_bg: changes.overscene_bg ?? (typeChanged && type ? overlayBackground(type) : current.overscene_bg),
+  };
+}
+
+/** Where scenes inserted at 1-based `order` land among `count` scenes: 0 (the start) … count (the end). */
+export function insertionIndex(count: number, order: number): number {
+  if (!Number.isFinite(order)) return count;
+  return Math.min(Math.max(Math.trunc(order) - 1, 0), count);
 }

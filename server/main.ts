@@ -12,6 +12,7 @@ import { fileLinks } from "./services/file-links";
 import { createLibrary } from "./services/library";
 import { createProjects, FREE_PRIORITY, PAID_PRIORITY } from "./services/projects";
 import { createScenes } from "./services/scenes";
+import { createStoryboardEdits } from "./services/storyboard-edits";
 import { createUploads } from "./http/uploads";
 import { LocalQueue } from "./jobs/local";
 import { createPipeline } from "./jobs/pipeline";
@@ -64,19 +65,21 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
       return Math.max(0, Math.min(quotas.uploadMaxSizeBytes, quotas.storageBytes));
     },
   });
+  const scenes = createScenes({ db, links });
   const library = createLibrary({
     db,
     store,
     uploads,
     accounts,
     links,
+    scenes,
     enqueueIngest: async (mediaFileId, userId) => {
       await queue.enqueue("ingest-media", { mediaFileId }, { priority: await priorityOf(userId) });
     },
   });
-  const projects = createProjects({ db, queue, links, isPaid: accounts.isPaid });
-  const scenes = createScenes({ db, links });
-  const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, uploads, links, store });
+  const projects = createProjects({ db, queue, links, isPaid: accounts.isPaid, library });
+  const edits = createStoryboardEdits({ db, scenes, projects });
+  const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, edits, uploads, links, store });
   mailer ??= config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(config.outboxDir, config.mailFrom, app.log);
 
   const pipeline = createPipeline({ db, store, log: app.log });

@@ -5,6 +5,7 @@ import type { ApiCall } from "./api-client";
 import { solveAltcha } from "./captcha";
 import { createDrafts, createProjectActions } from "./projects";
 import { createSceneActions } from "./scenes";
+import { createLibraryActions, type LibraryDeps } from "./library";
 import { createUploader } from "./uploads";
 import type { ProjectDraftRow, UploadRole, UploadRow } from "../src/db";
 import type { Result } from "./status";
@@ -20,7 +21,8 @@ export function createActions(db: CutroomDb, call: ApiCall) {
     await db.users.put({ ...user, key: "me" });
   };
 
-  const projects = createProjectActions(db, call);
+  const scenes = createSceneActions(db, call);
+  const projects = createProjectActions(db, call, scenes.loadStoryboard);
   const drafts = createDrafts(db, call, projects.refreshProject);
   const uploader = createUploader(db, call, async () => (await db.auth.get("token"))?.token);
   /** An upload ended one way or another: a scheduled project may now be complete. */
@@ -28,7 +30,8 @@ export function createActions(db: CutroomDb, call: ApiCall) {
 
   const actions = {
     ...projects,
-    ...createSceneActions(db, call),
+    ...scenes,
+    ...createLibraryActions(db, call, (): LibraryDeps => actions),
 
     /** Loads the server's public set-up and, when signed in, the user. Works offline from the mirror. */
     async boot(): Promise<void> {

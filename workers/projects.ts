@@ -1,10 +1,22 @@
 import type { CutroomDb, ProjectDraftRow, UploadRow } from "../src/db";
 import type { ApiCall } from "./api-client";
 import type { Result } from "./status";
-import type { Project } from "../api/projects";
+import type { Project, ProjectSettings } from "../api/projects";
+
+/** What the edit screen changes on a project: its name and any of its settings (PUT /projects/{id}). */
+export type ProjectPatch = Partial<ProjectSettings> & { name?: string };
+
+/** The two options of "recreate storyboard" (SPEC §2 Storyboard). */
+export interface RecreateOptions {
+  autocutsilences: 0 | 1;
+  smoothcuts: 0 | 1;
+}
+
+/** Reloads a project's scenes into the mirror (the scene actions' loader, shared so loads never overlap). */
+type LoadStoryboard = (projectId: number) => Promise<Result<{ total: number }>>;
 
 /** Project actions: refresh the mirror from the API, and lifecycle calls that reload afterwards (SPEC §7). */
-export function createProjectActions(db: CutroomDb, call: ApiCall) {
+export function createProjectActions(db: CutroomDb, call: ApiCall, loadStoryboard: LoadStoryboard = async () => ({ ok: true, data: { total: 0 } })) {
   async function refreshProject(id: number): Promise<Result<Project>> {
     const result = await call("projects.get", { params: { id } });
     if (result.ok) await db.projects.put(result.data);
@@ -57,6 +69,65 @@ export function createProjectActions(db: CutroomDb, call: ApiCall) {
     dequeueProject: (id: number) => lifecycle(() => call("projects.dequeue", { params: { id } }), id),
     restartProject: (id: number) => lifecycle(() => call("projects.restart", { params: { id } }), id),
     renderProject: (id: number, final = false) => lifecycle(() => call("projects.render", { params: { id }, body: { final } }), id),
+    reopenProject: (id: number) => lifecycle(() => call("projects.reopen", { params: { id } }), id),
+    /** Asks for the raw preview of the project's footage (the reference player's source). */
+    renderRaw: (id: number) => lifecycle(() => call("projects.renderRaw", { params: { id } }), id),
+
+    /**
+     * A settings change (or a rename) of the edit screen: shown at once with the needs-render flag set
+     * (SPEC §4), sent, then the server's answer written back. A refusal puts the changed fields back as they
+     * were, unless something newer has changed them meanwhile.
+     */
+    async updateProjectSettings(id: number, patch: ProjectPatch): Promise<Result<Project>> {
+      const before = await db.projects.get(id);
+      // A rename alone changes nothing in the video.
+      const settingsChanged = Object.keys(patch).some((k) => k !== "name");
+      if (before) await db.projects.update(id, settingsChanged ? { ...patch, needs_render: 1 } : patch);
+      const result = await call("projects.update", { params: { id }, body: patch });
+      if (result.ok) {
+        await db.projects.put(result.data);
+        return result;
+      }
+      if (before) {
+        await db.transaction("rw", db.projects, async () => {
+          const now = await db.projects.get(id);
+          if (!now) return;
+          const keys = (Object.keys(patch) as (keyof ProjectPatch)[]).filter((k) => JSON.stringify(now[k]) === JSON.stringify(patch[k]));
+          const restored: Partial<Project> = Object.fromEntries(keys.map((k) => [k, before[k]]));
+          if (keys.length === Object.keys(patch).length) restored.needs_render = before.needs_render;
+          await db.projects.update(id, restored);
+        });
+      }
+      if (result.failure.kind === "body" && result.failure.body.code === "not_found") await db.projects.delete(id);
+      return result;
+    },
+
+    /**
+     * SPEC §4 "Render now": a render request sends final false; without a raw preview, the raw render is
+     * asked for first. The view then goes to the preview.
+     */
+    async renderNow(id: number): Promise<Result<Project>> {
+      const project = (await db.projects.get(id)) ?? (await refreshProject(id).then((r) => (r.ok ? r.data : undefined)));
+      if (project && !project.raw_preview_render) {
+        const raw = await call("projects.renderRaw", { params: { id } });
+        if (!raw.ok) return raw;
+      }
+      return lifecycle(() => call("projects.render", { params: { id }, body: { final: false } }), id);
+    },
+
+    /** Reset (the project's own options) or recreate (new ones) the storyboard; every scene edit is lost. */
+    async recreateStoryboard(id: number, options: RecreateOptions): Promise<Result<Project>> {
+      const result = await lifecycle(() => call("projects.recreateStoryboard", { params: { id }, body: options }), id);
+      if (result.ok) await loadStoryboard(id);
+      return result;
+    },
+
+    /** Every scene back to standard volumes, auto-duck on or off; the scenes are reloaded. */
+    async resetVolumes(id: number, autoduck: boolean): Promise<Result<Project>> {
+      const result = await lifecycle(() => call("projects.resetVolumes", { params: { id }, query: { autoduck: autoduck ? "true" : "false" } }), id);
+      if (result.ok) await loadStoryboard(id);
+      return result;
+    },
   };
 }
 

@@ -7,6 +7,7 @@ import * as m0001 from "./migrations/0001_accounts";
 import * as m0002 from "./migrations/0002_media_projects_jobs";
 import * as m0003 from "./migrations/0003_applied_features";
 import * as m0004 from "./migrations/0004_scene_framing_overlays";
+import * as m0005 from "./migrations/0005_library_projects";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   "0002_media_projects_jobs": m0002,
   "0003_applied_features": m0003,
   "0004_scene_framing_overlays": m0004,
+  "0005_library_projects": m0005,
 };
 
 export type Db = Kysely<Database>;

@@ -27,12 +27,16 @@ export async function updateProject(db: Db, id: number, changes: Updateable<Proj
     .executeTakeFirstOrThrow();
 }
 
-/** Newest first. Deleted projects stay listed for a day with their notice, then disappear (SPEC §4). */
+/**
+ * Newest first. Deleted projects stay listed for a day with their notice, then disappear (SPEC §4).
+ * Library-type projects belong to the media library, not to this list.
+ */
 export async function listProjects(db: Db, userId: number, page: number, perPage: number) {
   const recentlyDeleted = new Date(Date.now() - 24 * 3600_000).toISOString();
   const base = db
     .selectFrom("projects")
     .where("user_id", "=", userId)
+    .where("type", "!=", "library")
     .where((eb) => eb.or([eb("deleted_at", "is", null), eb("deleted_at", ">", recentlyDeleted)]));
   const { total } = await base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
   const rows = await base.selectAll().orderBy("id", "desc").limit(perPage).offset((page - 1) * perPage).execute();

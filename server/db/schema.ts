@@ -140,6 +140,8 @@ export interface ProjectsTable {
   applied_features: Generated<string>;
   /** SPEC §4 Needs-render: 1 after any edit since the last render request. */
   needs_render: Generated<number>;
+  /** A library-type project's one file (SPEC §3 Project type 'library'); null for other projects. */
+  library_media_file_id: Generated<number | null>;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;

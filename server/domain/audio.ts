@@ -24,3 +24,13 @@ export function audioEnhancement(settings: AudioSettings): { filters: string[]; 
   const voiceBooster = !!settings.voice_booster;
   return { filters: [...NOISE_CANCELLING_FILTERS, ...(voiceBooster ? VOICE_BOOSTER_FILTERS : [])], noiseCancelling: true, voiceBooster };
 }
+
+/** SPEC §9 footage audio levels as gains on the scene's sound (1 = as recorded). */
+export const FOOTAGE_VOLUMES = Object.freeze({ mute: 0, low: 0.5, standard: 1, loud: 1.6, extraloud: 2.2 });
+export type FootageLevel = keyof typeof FOOTAGE_VOLUMES;
+
+/** A scene's footage gain: muted projects are silent; an unknown level plays as recorded. */
+export function footageVolume(level: string | null | undefined, muteVideos: number | boolean | undefined): number {
+  if (muteVideos) return 0;
+  return level && Object.hasOwn(FOOTAGE_VOLUMES, level) ? FOOTAGE_VOLUMES[level as FootageLevel] : FOOTAGE_VOLUMES.standard;
+}

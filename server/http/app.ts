@@ -12,6 +12,7 @@ import type { Accounts } from "../services/accounts";
 import type { Library } from "../services/library";
 import type { Projects } from "../services/projects";
 import type { Scenes } from "../services/scenes";
+import type { StoryboardEdits } from "../services/storyboard-edits";
 import { sceneRoutes } from "./resources/scenes";
 import type { FileLinks } from "../services/file-links";
 import type { FileStore } from "../storage/local";
@@ -34,6 +35,7 @@ export interface AppDeps {
   library: Library;
   projects: Projects;
   scenes: Scenes;
+  edits: StoryboardEdits;
   uploads: Uploads;
   links: FileLinks;
   store: FileStore;
@@ -113,7 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       userRoutes(api, hooks, deps.accounts);
       publicRoutes(api, hooks, deps);
       libraryRoutes(api, hooks, deps.library);
-      projectRoutes(api, hooks, deps.projects);
+      projectRoutes(api, hooks, deps.projects, deps.edits);
       sceneRoutes(api, hooks, deps.scenes);
       fileRoutes(api, deps);
     },

@@ -4,7 +4,6 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db";
 import { findMediaById, updateMedia, type MediaRow } from "../db/media";
 import { findProjectById, projectMedia, updateProject, type ProjectRow } from "../db/projects";
-import { visibleScenes } from "../db/scenes";
 import { buildStoryboard, type StoredAnalysis } from "../services/storyboard-builder";
 import { audioEnhancement, type AudioSettings } from "../domain/audio";
 import type { AppliedFeatures } from "../services/projects";
@@ -12,9 +11,11 @@ import { analyzeFile, NoAudioStreamError } from "../media/analyze";
 import { probe, UnreadableMediaError } from "../media/probe";
 import { makeProxy } from "../media/proxy";
 import { extractKeyframeThumbnails, extractPoster } from "../media/thumbnails";
-import { renderPreview as renderEdit, type EditSegment } from "../media/render";
+import { renderPreview as renderEdit } from "../media/render";
+import { loadRenderEdit } from "./render-edit";
 import type { FileStore } from "../storage/local";
 import { mediaKey } from "../services/library";
+import { completeLibraryProject, failLibraryMedia, reportLibraryProgress } from "../services/library-projects";
 import { PermanentJobError } from "./queue";
 import type { Handlers, JobContext } from "./types";
 
@@ -118,23 +119,21 @@ export function createPipeline(deps: PipelineDeps) {
 
   /** Renders the visible scenes to the project's preview and marks it Preview Ready. */
   async function renderPreview(project: ProjectRow, ctx: JobContext, from: number, final: boolean) {
-    const scenes = await visibleScenes(db, project.id);
-    const media = new Map((await projectMedia(db, project.id)).map((m) => [m.id, m]));
-    const segments: EditSegment[] = scenes.flatMap((scene) => {
-      const m = scene.media_file_id ? media.get(scene.media_file_id) : undefined;
-      if (!m) return [];
-      return [{ file: store.pathOf(m.storage_key), kind: m.kind, start: scene.trim_start, end: scene.trim_end }];
-    });
+    // Scenes in render order with their levels, framing and overlays (render-edit.ts).
+    const { edit, probes } = await loadRenderEdit(db, store, project, { signal: ctx.signal });
     const settings = JSON.parse(project.settings) as { smoothcuts?: number } & Partial<AudioSettings>;
     const enhancement = audioEnhancement({ audio_preprocessor: settings.audio_preprocessor ?? 0, voice_booster: settings.voice_booster ?? 0, mute_videos: settings.mute_videos ?? 0 });
-    // Highlights report only this: music, ducking and punch-in arrive with their own features.
-    const applied: AppliedFeatures = { music: false, autoduck: false, audioEnhancer: enhancement.voiceBooster, noiseCancelling: enhancement.noiseCancelling, autoPunchIn: false };
+    // Highlights report only this: music and ducking arrive with their own features.
+    const applied: AppliedFeatures = { music: false, autoduck: false, audioEnhancer: enhancement.voiceBooster, noiseCancelling: enhancement.noiseCancelling, autoPunchIn: edit.autoPunchIn };
     const key = `projects/${project.user_id}/${project.id}/${final ? "export" : "preview"}-${Date.now()}.mp4`;
     let last = 0;
     await atomically(store.pathOf(key), (tmp) =>
-      renderEdit(segments, tmp, {
+      renderEdit(edit.segments, tmp, {
         smoothCuts: !!settings.smoothcuts,
         audioFilters: enhancement.filters,
+        overlays: edit.overlays,
+        aspect: edit.aspect,
+        probes,
         signal: ctx.signal,
         onProgress: (f: number) => {
           const value = Math.round(from + f * (100 - from));
@@ -154,7 +153,7 @@ export function createPipeline(deps: PipelineDeps) {
       is_new: 0,
       working_progress: 100,
       applied_features: JSON.stringify(applied),
-      duration_out_seconds: segments.reduce((sum, s) => sum + (s.end - s.start), 0),
+      duration_out_seconds: edit.outputSeconds,
     });
     if (previous && previous !== key) await store.remove(previous);
     await deps.onRenderDone?.(done, true);
@@ -167,8 +166,15 @@ export function createPipeline(deps: PipelineDeps) {
   }
 
   const handlers: Handlers = {
+    // An upload of the library: the file, then its library project (scenes, Preview Ready). Both resume.
     "ingest-media": async ({ mediaFileId }, ctx) => {
-      await ingestOnce(mediaFileId, ctx, async (f) => updateMedia(db, mediaFileId, { progress: Math.round(f * 100) }));
+      const found = await findMediaById(db, mediaFileId);
+      if (!found || found.deleted_at) return; // removed from the library meanwhile: nothing left to do
+      const media = await ingestOnce(mediaFileId, ctx, async (f) => {
+        await updateMedia(db, mediaFileId, { progress: Math.round(f * 100) });
+        await reportLibraryProgress(db, mediaFileId, Math.round(f * 100));
+      });
+      await completeLibraryProject(db, media);
     },
 
     "create-project": async ({ projectId }, ctx) => {
@@ -219,6 +225,7 @@ export function createPipeline(deps: PipelineDeps) {
 
   /** A job that gave up: the project shows Failed with SPEC §8's message. */
   async function onFailed(job: { type: string; payload: unknown }) {
+    if (job.type === "ingest-media") return failLibraryMedia(db, (job.payload as { mediaFileId: number }).mediaFileId);
     const projectId = (job.payload as { projectId?: number }).projectId;
     if (!projectId) return;
     const project = await updateProject(db, projectId, { status: "Failed", failure: FAILED_MESSAGE, is_queued: 0 });

@@ -1,7 +1,10 @@
 import path from "node:path";
+import { sql } from "kysely";
 import type { Db } from "../db";
-import { findMedia, findMediaByName, insertMedia, listMedia, type MediaRow } from "../db/media";
-import type { LibraryCreateBody, MediaFile } from "../../api/media";
+import { findMedia, findMediaById, findMediaByName, insertMedia, listMedia, type MediaRow } from "../db/media";
+import { findProject, type ProjectRow } from "../db/projects";
+import { LIBRARY_PAGE_SIZE, type LibraryCreateBody, type LibraryItem, type LibraryTab, type MediaFile } from "../../api/media";
+import type { TextLine } from "../../api/storyboard";
 import type { z } from "zod";
 import { probe, UnreadableMediaError } from "../media";
 import type { FileStore } from "../storage/local";
@@ -9,9 +12,11 @@ import type { Uploads } from "../http/uploads";
 import { uploadOwner } from "../http/uploads";
 import type { Accounts } from "./accounts";
 import type { FileLinks } from "./file-links";
+import type { Scenes } from "./scenes";
+import { adoptOrphanMedia, completeLibraryProject, ensureLibraryProject } from "./library-projects";
 import { DomainError, notFound } from "./errors";
 
-export const LIBRARY_PAGE_SIZE = 24;
+export { LIBRARY_PAGE_SIZE };
 
 export interface LibraryDeps {
   db: Db;
@@ -19,11 +24,24 @@ export interface LibraryDeps {
   uploads: Pick<Uploads, "info" | "pathOf" | "remove">;
   accounts: Pick<Accounts, "quotas">;
   links: FileLinks;
+  /** Scenes are presented exactly as the storyboard presents them. */
+  scenes: Pick<Scenes, "presentMany">;
   /** Queues the processing of a new file (proxy, thumbnails, analysis). */
   enqueueIngest: (mediaFileId: number, userId: number) => Promise<void>;
 }
 
 export const mediaKey = (userId: number, mediaId: number, file: string) => `media/${userId}/${mediaId}/${file}`;
+/** Every stored file of one upload (original, proxy, thumbnails) lives under this prefix. */
+export const mediaFolder = (userId: number, mediaId: number) => `media/${userId}/${mediaId}`;
+
+/** A user's text inside LIKE: %, _ and the escape character match themselves. */
+export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+const likeContains = (text: string) => `%${escapeLike(text)}%`;
+const pages = (total: number) => Math.max(1, Math.ceil(total / LIBRARY_PAGE_SIZE));
+const bit = (v: unknown): 0 | 1 => (v ? 1 : 0);
+
+/** A library or project row of the library page, with what its file adds. */
+type ItemRow = ProjectRow & { media_kind: MediaRow["kind"] | null; media_progress: number | null; media_duration: number | null; media_thumbnail: string | null };
 
 export function createLibrary(deps: LibraryDeps) {
   const { db } = deps;
@@ -47,6 +65,81 @@ export function createLibrary(deps: LibraryDeps) {
       preview_url: row.proxy_key ? deps.links.url(row.proxy_key) : null,
       created_at: row.created_at,
     };
+  }
+
+  function toItem(row: ItemRow, used: number): LibraryItem {
+    const isLibrary = row.type === "library";
+    const thumbnail = row.thumbnail_key ?? row.media_thumbnail;
+    return {
+      id: row.id,
+      name: row.name,
+      type: isLibrary ? "library" : "project",
+      kind: isLibrary ? row.media_kind : null,
+      media_file_id: isLibrary ? row.library_media_file_id : null,
+      duration: isLibrary ? (row.media_duration ?? 0) : row.duration_out_seconds || row.duration_in_seconds,
+      scenes_count: row.scenes_count,
+      thumbnail_url: thumbnail ? deps.links.url(thumbnail) : null,
+      preview_url: row.raw_preview_key ? deps.links.url(row.raw_preview_key) : null,
+      raw_preview_render: bit(row.raw_preview_render),
+      progress: isLibrary ? (row.media_progress ?? 0) : row.working_progress_raw,
+      used_in_projects: isLibrary ? used : 0,
+      created_at: row.created_at,
+    };
+  }
+
+  /**
+   * Per file, the other live projects that use it: through their files or through scenes taken from
+   * the library. A file's own library project does not count.
+   */
+  async function usage(mediaIds: number[], q: Db = db): Promise<Map<number, number>> {
+    const users = new Map<number, Set<number>>();
+    if (mediaIds.length === 0) return new Map();
+    const viaFiles = await q
+      .selectFrom("project_media")
+      .innerJoin("projects", "projects.id", "project_media.project_id")
+      .select(["project_media.media_file_id as media", "projects.id as project"])
+      .where("project_media.media_file_id", "in", mediaIds)
+      .where("projects.deleted_at", "is", null)
+      .where("projects.type", "!=", "library")
+      .execute();
+    const viaScenes = await q
+      .selectFrom("scenes")
+      .innerJoin("projects", "projects.id", "scenes.project_id")
+      .select(["scenes.media_file_id as media", "projects.id as project"])
+      .distinct()
+      .where("scenes.media_file_id", "in", mediaIds)
+      .where("projects.deleted_at", "is", null)
+      .where("projects.type", "!=", "library")
+      .execute();
+    for (const { media, project } of [...viaFiles, ...viaScenes]) {
+      if (media === null) continue;
+      if (!users.has(media)) users.set(media, new Set());
+      users.get(media)!.add(project);
+    }
+    return new Map([...users].map(([media, projects]) => [media, projects.size]));
+  }
+
+  /** A live project of this user, of either type; another user's id is not found. */
+  async function ownedProject(userId: number, id: number): Promise<ProjectRow> {
+    const row = await findProject(db, userId, id);
+    if (!row || row.deleted_at) throw notFound("No such project");
+    return row;
+  }
+
+  /** A project's main scenes (overlays sit on them and are not listed), in storyboard order. */
+  const mainScenes = (projectId: number) => db.selectFrom("scenes").where("project_id", "=", projectId).where("parent_scene_id", "is", null);
+
+  async function scenePage(projectId: number, page: number, ids?: number[]) {
+    let query = mainScenes(projectId);
+    if (ids) {
+      const slice = ids.slice((page - 1) * LIBRARY_PAGE_SIZE, page * LIBRARY_PAGE_SIZE);
+      const rows = slice.length ? await query.selectAll().where("id", "in", slice).orderBy("order").orderBy("id").execute() : [];
+      return { data: await deps.scenes.presentMany(projectId, rows), current_page: page, last_page: pages(ids.length), total: ids.length };
+    }
+    const { total } = await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
+    query = query.orderBy("order").orderBy("id").limit(LIBRARY_PAGE_SIZE).offset((page - 1) * LIBRARY_PAGE_SIZE);
+    const rows = await query.selectAll().execute();
+    return { data: await deps.scenes.presentMany(projectId, rows), current_page: page, last_page: pages(Number(total)), total: Number(total) };
   }
 
   /** Refuses, and removes the upload so a refused file costs no storage. */
@@ -126,8 +219,15 @@ export function createLibrary(deps: LibraryDeps) {
       await deps.store.adopt(source, key);
       await deps.uploads.remove(uploadId);
       await db.updateTable("media_files").set({ storage_key: key }).where("id", "=", row.id).execute();
-      if (body.process) await deps.enqueueIngest(row.id, userId);
-      return toMediaFile({ ...row, storage_key: key });
+      const media = { ...row, storage_key: key };
+      // Its library project: filled in by the ingest job, or now for a file that is not processed.
+      if (body.process) {
+        await ensureLibraryProject(db, media);
+        await deps.enqueueIngest(row.id, userId);
+      } else {
+        await completeLibraryProject(db, media);
+      }
+      return toMediaFile(media);
     },
 
     async get(userId: number, id: number): Promise<MediaFile> {
@@ -137,8 +237,108 @@ export function createLibrary(deps: LibraryDeps) {
     },
 
     async list(userId: number, page: number, kind?: MediaRow["kind"]) {
+      await adoptOrphanMedia(db, userId);
       const { rows, total } = await listMedia(db, userId, page, LIBRARY_PAGE_SIZE, kind);
-      return { data: rows.map(toMediaFile), current_page: page, last_page: Math.max(1, Math.ceil(total / LIBRARY_PAGE_SIZE)), total };
+      return { data: rows.map(toMediaFile), current_page: page, last_page: pages(total), total };
+    },
+
+    /**
+     * GET /library/projects/search: the videos, audios and images tabs list library items of that kind,
+     * the scenes tab the user's own projects that have scenes; newest first, searched by name.
+     */
+    async search(userId: number, tab: LibraryTab, text: string, page: number) {
+      if (tab !== "scenes") await adoptOrphanMedia(db, userId);
+      let query = db
+        .selectFrom("projects")
+        .leftJoin("media_files", "media_files.id", "projects.library_media_file_id")
+        .where("projects.user_id", "=", userId)
+        .where("projects.deleted_at", "is", null);
+      query =
+        tab === "scenes"
+          ? query.where("projects.type", "=", "project").where((eb) => eb.exists(eb.selectFrom("scenes").select("scenes.id").whereRef("scenes.project_id", "=", "projects.id")))
+          : query.where("projects.type", "=", "library").where("media_files.kind", "=", tab).where("media_files.deleted_at", "is", null);
+      const needle = text.trim();
+      if (needle) query = query.where(sql<boolean>`projects.name like ${likeContains(needle)} escape '\\'`);
+      const { total } = await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
+      const rows: ItemRow[] = await query
+        .selectAll("projects")
+        .select(["media_files.kind as media_kind", "media_files.progress as media_progress", "media_files.duration_seconds as media_duration", "media_files.thumbnail_key as media_thumbnail"])
+        .orderBy("projects.id", "desc")
+        .limit(LIBRARY_PAGE_SIZE)
+        .offset((page - 1) * LIBRARY_PAGE_SIZE)
+        .execute();
+      const used = await usage(rows.flatMap((r) => (r.type === "library" && r.library_media_file_id ? [r.library_media_file_id] : [])));
+      return {
+        data: rows.map((r) => toItem(r, r.library_media_file_id ? (used.get(r.library_media_file_id) ?? 0) : 0)),
+        current_page: page,
+        last_page: pages(Number(total)),
+        total: Number(total),
+      };
+    },
+
+    /** GET /library/projects/{id}/scenes: a page of one item's (or project's) scenes. */
+    async scenes(userId: number, projectId: number, page: number) {
+      await ownedProject(userId, projectId);
+      return scenePage(projectId, page);
+    },
+
+    /**
+     * GET /library/projects/{id}/search: scenes whose text contains the query, in any case. The text is
+     * JSON: SQL narrows it coarsely, then the lines themselves are matched so a key such as "start" never is.
+     */
+    async searchScenes(userId: number, projectId: number, text: string, page: number) {
+      await ownedProject(userId, projectId);
+      const needle = text.trim().toLowerCase();
+      if (!needle) return scenePage(projectId, page);
+      let query = mainScenes(projectId).select(["id", "text"]);
+      // LIKE folds ASCII case only: other text is matched in code alone.
+      if (/^[\x20-\x7e]+$/.test(needle)) query = query.where(sql<boolean>`text like ${likeContains(JSON.stringify(needle).slice(1, -1))} escape '\\'`);
+      const rows = await query.orderBy("order").orderBy("id").execute();
+      const ids = rows
+        .filter((row) => {
+          const lines = (JSON.parse(row.text) as TextLine[]).map((line) => line.text.toLowerCase());
+          return lines.some((line) => line.includes(needle)) || lines.join(" ").includes(needle);
+        })
+        .map((row) => row.id);
+      return scenePage(projectId, page, ids);
+    },
+
+    /** PUT /projects/{id} with a name on a library item: the file takes the name too, unique as at upload. */
+    async renameItem(project: ProjectRow, name: string): Promise<void> {
+      const mediaId = project.library_media_file_id;
+      if (!mediaId) return;
+      const clash = await findMediaByName(db, project.user_id, name);
+      if (clash && clash.id !== mediaId) throw new DomainError("duplicate_name", "A file with this name is already in your library");
+      const now = new Date().toISOString();
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable("media_files").set({ name, updated_at: now }).where("id", "=", mediaId).execute();
+        await trx.updateTable("projects").set({ name, updated_at: now }).where("id", "=", project.id).execute();
+      });
+    },
+
+    /**
+     * DELETE /projects/{id} on a library item: the item and its file go, stored files included, unless
+     * another project uses the file (SPEC §2: files used in projects cannot be deleted).
+     */
+    async removeItem(project: ProjectRow): Promise<void> {
+      const mediaId = project.library_media_file_id;
+      const media = mediaId ? await findMediaById(db, mediaId) : undefined;
+      const live = media && !media.deleted_at ? media : undefined;
+      const now = new Date().toISOString();
+      await db.transaction().execute(async (trx) => {
+        if (live) {
+          const used = (await usage([live.id], trx)).get(live.id) ?? 0;
+          if (used > 0) {
+            throw new DomainError("media_in_use", `This file is used in ${used === 1 ? "a project" : `${used} projects`} and cannot be removed`);
+          }
+          // The ingest job would write its files again after they were removed.
+          if (live.status === "processing") throw new DomainError("media_not_ready", "This file is still being processed; remove it once it is ready");
+          await trx.updateTable("media_files").set({ deleted_at: now, updated_at: now }).where("id", "=", live.id).execute();
+        }
+        await trx.updateTable("projects").set({ deleted_at: now, updated_at: now, is_queued: 0 }).where("id", "=", project.id).execute();
+      });
+      // Minutes stay charged (the row remains, deleted); the bytes are freed.
+      if (live) await deps.store.remove(mediaFolder(live.user_id, live.id));
     },
   };
 }

@@ -8,6 +8,7 @@ import { applySettingsRules, DEFAULT_SETTINGS } from "../domain/project-settings
 import { buildStoryboard } from "./storyboard-builder";
 import type { JobPayloads, JobType } from "../jobs/types";
 import type { FileLinks } from "./file-links";
+import type { Library } from "./library";
 import { DomainError, notFound } from "./errors";
 
 export const PROJECTS_PAGE_SIZE = 20;
@@ -34,6 +35,8 @@ export interface ProjectsDeps {
   queue: ProjectQueue;
   links: FileLinks;
   isPaid: (userId: number) => Promise<boolean>;
+  /** A library-type project is its file: renaming or deleting it renames or removes the file. */
+  library: Pick<Library, "renameItem" | "removeItem">;
 }
 
 export const projectGroup = (projectId: number) => `project:${projectId}`;
@@ -197,13 +200,20 @@ export function createProjects(deps: ProjectsDeps) {
       const row = await mustFind(userId, id);
       if (row.deleted_at) throw notFound("No such project");
       const { name, ...changes } = body;
+      if (row.type === "library" && name && name !== row.name) await deps.library.renameItem(row, name);
       const settings = applySettingsRules({ ...settingsOf(row), ...changes });
-      return toProject(await updateProject(db, id, { settings: JSON.stringify(settings), ...(name ? { name } : {}) }));
+      // SPEC §4 Needs-render: any settings change; a pure rename is not one.
+      const needsRender = Object.values(changes).some((v) => v !== undefined) ? { needs_render: 1 } : {};
+      return toProject(await updateProject(db, id, { settings: JSON.stringify(settings), ...(name ? { name } : {}), ...needsRender }));
     },
 
     async remove(userId: number, id: number) {
       const row = await mustFind(userId, id);
       if (row.deleted_at) return toProject(row);
+      if (row.type === "library") {
+        await deps.library.removeItem(row);
+        return toProject((await findProject(db, userId, id))!);
+      }
       await deps.queue.cancelGroup(projectGroup(id));
       return toProject(await updateProject(db, id, { deleted_at: new Date().toISOString(), is_queued: 0 }));
     },
@@ -228,7 +238,7 @@ export function createProjects(deps: ProjectsDeps) {
       const row = await mustFind(userId, id);
       if (row.deleted_at) throw notFound("No such project");
       if (isBusy(row)) throw new DomainError("project_busy", "This project is busy");
-      const updated = await updateProject(db, id, { status: body.final ? "Final Rendering" : "Rendering", is_queued: 1, working_progress: 0 });
+      const updated = await updateProject(db, id, { status: body.final ? "Final Rendering" : "Rendering", is_queued: 1, working_progress: 0, needs_render: 0 });
       // One render job per project, preview or final: a new request while one runs is refused above.
       await queueJob(updated, "render", { projectId: id, final: body.final }, `render:${id}`);
       return toProject(updated);
@@ -257,7 +267,7 @@ export function createProjects(deps: ProjectsDeps) {
       const media = await projectMedia(db, id);
       if (media.some((m) => m.status !== "ready")) throw new DomainError("media_not_ready", "This file is still being processed");
       const settings = { ...settingsOf(row), autocutsilences: options.autocutsilences, smoothcuts: options.smoothcuts };
-      const updated = await updateProject(db, id, { settings: JSON.stringify(settings) });
+      const updated = await updateProject(db, id, { settings: JSON.stringify(settings), needs_render: 1 });
       return toProject(await buildStoryboard(db, updated, media, !!options.autocutsilences));
     },
 
@@ -265,7 +275,7 @@ export function createProjects(deps: ProjectsDeps) {
       const row = await mustFind(userId, id);
       if (row.deleted_at) throw notFound("No such project");
       await db.updateTable("scenes").set({ media_audio: "standard", music_type: "bgmstandard" }).where("project_id", "=", id).execute();
-      return toProject(await updateProject(db, id, { settings: JSON.stringify({ ...settingsOf(row), autoduck: autoduck ? 1 : 0 }) }));
+      return toProject(await updateProject(db, id, { settings: JSON.stringify({ ...settingsOf(row), autoduck: autoduck ? 1 : 0 }), needs_render: 1 }));
     },
   };
 }

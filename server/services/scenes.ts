@@ -1,12 +1,9 @@
-import type { Transaction } from "kysely";
 import type { z } from "zod";
 import type { Db } from "../db";
-import type { Database } from "../db/schema";
-import { findProject, projectMedia } from "../db/projects";
-import type { SceneRow } from "../db/scenes";
-import { checkLines, mergeNext, reorder, splitByLine, splitByPosition, trim, type RuleResult, type SceneTimes, type TextLine } from "../../api/storyboard";
-import type { Scene, SceneUpdateBody } from "../../api/scenes";
-import { IMAGE_SCENE_SECONDS } from "../domain/storyboard";
+import { findProject } from "../db/projects";
+import { mainScenes, markNeedsRender, rawOffsetsOf, renumberScenes, type SceneRow } from "../db/scenes";
+import { checkLines, mergeNext, overlayOptions, reorder, splitByLine, splitByPosition, trim, type OverlayOptions, type RuleResult, type SceneTimes, type TextLine } from "../../api/storyboard";
+import type { OverScene, Scene, SceneUpdateBody } from "../../api/scenes";
 import type { FileLinks } from "./file-links";
 import { DomainError, notFound } from "./errors";
 
@@ -28,22 +25,55 @@ function must<T>(result: RuleResult<T>): T {
 
 const bit = (v: number): 0 | 1 => (v ? 1 : 0);
 const timesOf = (row: SceneRow): SceneTimes => ({ ...row, text: JSON.parse(row.text) as TextLine[] });
+const optionsOf = (row: SceneRow): OverlayOptions => ({
+  overscene_type: row.overscene_type as OverlayOptions["overscene_type"],
+  overscene_fade: bit(row.overscene_fade),
+  overscene_overflow: bit(row.overscene_overflow),
+  overscene_bg: bit(row.overscene_bg),
+});
+/** A main scene without an overlay. */
+export const NO_OVERLAY: OverlayOptions = { overscene_type: null, overscene_fade: 0, overscene_overflow: 0, overscene_bg: 0 };
+
+/** An overlay row with what its preview link needs of its media file. */
+type OverlayRow = SceneRow & { proxy_key: string | null; media_kind: string | null; media_thumbnail_key: string | null };
 
 /** Scene calls of SPEC §7. Every read and write goes through the owning project. */
 export function createScenes(deps: { db: Db; links: FileLinks }) {
   const { db } = deps;
 
-  async function rawOffsets(projectId: number): Promise<Map<number, number>> {
-    const offsets = new Map<number, number>();
-    let at = 0;
-    for (const m of await projectMedia(db, projectId)) {
-      offsets.set(m.id, at);
-      at += m.kind === "image" ? IMAGE_SCENE_SECONDS : m.duration_seconds;
+  /** Overlay rows of a project (or of some main scenes), with their media's preview keys. */
+  async function overlayRows(projectId: number, parentIds?: readonly number[]): Promise<Map<number, OverlayRow>> {
+    let query = db
+      .selectFrom("scenes")
+      .leftJoin("media_files", "media_files.id", "scenes.media_file_id")
+      .selectAll("scenes")
+      .select(["media_files.proxy_key", "media_files.kind as media_kind", "media_files.thumbnail_key as media_thumbnail_key"])
+      .where("scenes.project_id", "=", projectId)
+      .where("scenes.parent_scene_id", "is not", null);
+    if (parentIds) {
+      if (parentIds.length === 0) return new Map();
+      query = query.where("scenes.parent_scene_id", "in", parentIds);
     }
-    return offsets;
+    const rows = (await query.orderBy("scenes.id").execute()) as OverlayRow[];
+    return new Map(rows.map((r) => [r.parent_scene_id!, r]));
   }
 
-  function toScene(row: SceneRow, offsets: Map<number, number>): Scene {
+  function toOverScene(row: OverlayRow): OverScene {
+    // Images have no proxy: the poster is the picture itself.
+    const preview = row.proxy_key ?? (row.media_kind === "image" ? row.media_thumbnail_key : null);
+    return {
+      id: row.id,
+      media_file_id: row.media_file_id,
+      start: row.start,
+      end: row.end,
+      trim_start: row.trim_start,
+      trim_end: row.trim_end,
+      thumbnail: row.thumbnail_key ? deps.links.url(row.thumbnail_key) : null,
+      preview_url: preview ? deps.links.url(preview) : null,
+    };
+  }
+
+  function toScene(row: SceneRow, offsets: Map<number, number>, overlay?: OverlayRow): Scene {
     const offset = row.media_file_id === null ? undefined : offsets.get(row.media_file_id);
     return {
       id: row.id,
@@ -70,13 +100,20 @@ export function createScenes(deps: { db: Db; links: FileLinks }) {
       punch_in_status: bit(row.punch_in_status),
       crop: row.crop === 1,
       selected_faces: JSON.parse(row.selected_faces) as Scene["selected_faces"],
-      overscene: null, // TODO(issue 4, server helper): the nested overlay row
-      overscene_type: row.overscene_type as Scene["overscene_type"],
-      overscene_fade: bit(row.overscene_fade),
-      overscene_overflow: bit(row.overscene_overflow),
-      overscene_bg: bit(row.overscene_bg),
+      overscene: overlay ? toOverScene(overlay) : null,
+      ...(optionsOf(row) as Pick<Scene, "overscene_type" | "overscene_fade" | "overscene_overflow" | "overscene_bg">),
     };
   }
+
+  /** Presents rows of one project, each main scene with its overlay. */
+  async function presentMany(projectId: number, rows: readonly SceneRow[]): Promise<Scene[]> {
+    if (rows.length === 0) return [];
+    const offsets = await rawOffsetsOf(db, projectId);
+    const overlays = await overlayRows(projectId, rows.length > 250 ? undefined : rows.map((r) => r.id));
+    return rows.map((r) => toScene(r, offsets, overlays.get(r.id)));
+  }
+  const present = async (row: SceneRow) => (await presentMany(row.project_id, [row]))[0]!;
+  const presentAll = async (rows: SceneRow[]) => ({ scenes: rows[0] ? await presentMany(rows[0].project_id, rows) : [] });
 
   async function owned(userId: number, sceneId: number): Promise<SceneRow> {
     const row = await db
@@ -91,38 +128,38 @@ export function createScenes(deps: { db: Db; links: FileLinks }) {
     return row;
   }
 
-  const present = async (row: SceneRow) => toScene(row, await rawOffsets(row.project_id));
-  const presentAll = async (rows: SceneRow[]) => {
-    const offsets = rows[0] ? await rawOffsets(rows[0].project_id) : new Map<number, number>();
-    return { scenes: rows.map((r) => toScene(r, offsets)) };
-  };
-
-  async function update(userId: number, sceneId: number, changes: Partial<Omit<SceneRow, "id" | "project_id">>): Promise<Scene> {
-    await owned(userId, sceneId);
-    const row = await db.updateTable("scenes").set({ ...changes, updated_at: new Date().toISOString() }).where("id", "=", sceneId).returningAll().executeTakeFirstOrThrow();
-    return present(row);
+  /** Structural calls (split, merge, order, type…) are for main scenes; an overlay follows its scene. */
+  async function ownedMain(userId: number, sceneId: number): Promise<SceneRow> {
+    const row = await owned(userId, sceneId);
+    if (row.parent_scene_id !== null) throw new DomainError("bad_request", "This is an overlay: change it through its scene");
+    return row;
   }
 
-  /** Orders become 1…n again and the project's scene count follows. */
-  async function renumber(trx: Transaction<Database>, projectId: number, orderedIds: number[]) {
-    for (const [i, id] of orderedIds.entries()) await trx.updateTable("scenes").set({ order: i + 1 }).where("id", "=", id).execute();
-    await trx.updateTable("projects").set({ scenes_count: orderedIds.length }).where("id", "=", projectId).execute();
+  async function update(row: SceneRow, changes: Partial<Omit<SceneRow, "id" | "project_id">>): Promise<Scene> {
+    const updated = await db.transaction().execute(async (trx) => {
+      const next = await trx.updateTable("scenes").set({ ...changes, updated_at: new Date().toISOString() }).where("id", "=", row.id).returningAll().executeTakeFirstOrThrow();
+      await markNeedsRender(trx, row.project_id);
+      return next;
+    });
+    return present(updated);
   }
 
-  const ordered = (trx: Transaction<Database> | Db, projectId: number) =>
-    trx.selectFrom("scenes").selectAll().where("project_id", "=", projectId).orderBy("order").orderBy("id").execute();
-
-  /** Puts `inserted` right after `after` in the project's order. */
-  async function insertAfter(trx: Transaction<Database>, after: SceneRow, inserted: Omit<SceneRow, "id">): Promise<SceneRow> {
+  /** A copy of `source` (and of its overlay) placed right after `after` in the project's order. */
+  async function insertAfter(trx: Db, after: SceneRow, inserted: Omit<SceneRow, "id">, overlay?: SceneRow): Promise<SceneRow> {
     const row = await trx.insertInto("scenes").values(inserted).returningAll().executeTakeFirstOrThrow();
-    const ids = (await ordered(trx, after.project_id)).map((s) => s.id).filter((id) => id !== row.id);
+    if (overlay) {
+      const { id: _id, ...copy } = overlay;
+      await trx.insertInto("scenes").values({ ...copy, parent_scene_id: row.id, created_at: row.created_at, updated_at: row.updated_at }).execute();
+    }
+    const ids = (await mainScenes(trx, after.project_id)).map((s) => s.id).filter((id) => id !== row.id);
     ids.splice(ids.indexOf(after.id) + 1, 0, row.id);
-    await renumber(trx, after.project_id, ids);
+    await renumberScenes(trx, after.project_id, ids);
+    await markNeedsRender(trx, after.project_id);
     return trx.selectFrom("scenes").selectAll().where("id", "=", row.id).executeTakeFirstOrThrow();
   }
 
   async function split(userId: number, sceneId: number, parts: (scene: SceneTimes) => RuleResult<[SceneTimes, SceneTimes]>) {
-    const row = await owned(userId, sceneId);
+    const row = await ownedMain(userId, sceneId);
     const [first, second] = must(parts(timesOf(row)));
     const now = new Date().toISOString();
     const rows = await db.transaction().execute(async (trx) => {
@@ -133,8 +170,10 @@ export function createScenes(deps: { db: Db; links: FileLinks }) {
         .returningAll()
         .executeTakeFirstOrThrow();
       const { id: _id, ...copy } = row;
+      // The overlay stays on the first part (it keeps the scene's id); the second part starts without one.
       const b = await insertAfter(trx, a, {
         ...copy,
+        ...NO_OVERLAY,
         start: second.start,
         trim_start: second.trim_start,
         trim_start_default: second.trim_start_default,
@@ -149,85 +188,133 @@ export function createScenes(deps: { db: Db; links: FileLinks }) {
   }
 
   return {
+    presentMany,
+
     async storyboard(userId: number, projectId: number, offset: number, limit: number, ids?: number[]) {
       const project = await findProject(db, userId, projectId);
       if (!project || project.deleted_at) throw notFound("No such project");
-      const total = Number(
-        (await db.selectFrom("scenes").select((eb) => eb.fn.countAll<number>().as("n")).where("project_id", "=", projectId).executeTakeFirstOrThrow()).n,
-      );
-      let query = db.selectFrom("scenes").selectAll().where("project_id", "=", projectId);
+      const main = db.selectFrom("scenes").where("project_id", "=", projectId).where("parent_scene_id", "is", null);
+      const total = Number((await main.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+      let query = main.selectAll();
       query = ids?.length ? query.where("id", "in", ids) : query.offset(offset).limit(limit);
       const rows = await query.orderBy("order").orderBy("id").execute();
-      const offsets = await rawOffsets(projectId);
       return {
         projectId,
         offset,
         limit,
         hasMoreScenes: !ids?.length && offset + rows.length < total,
-        timeline: { scenes: rows.map((r) => toScene(r, offsets)), projectScenesTotal: total },
+        timeline: { scenes: await presentMany(projectId, rows), projectScenesTotal: total },
       };
     },
 
     get: async (userId: number, sceneId: number) => present(await owned(userId, sceneId)),
 
     async update(userId: number, sceneId: number, body: z.output<typeof SceneUpdateBody>) {
+      const row = await ownedMain(userId, sceneId);
       if (body.text) must(checkLines(body.text));
-      return update(userId, sceneId, {
+      const { overscene_type, overscene_fade, overscene_overflow, overscene_bg } = body;
+      const overlayChange = { overscene_type, overscene_fade, overscene_overflow, overscene_bg };
+      const touchesOverlay = Object.values(overlayChange).some((v) => v !== undefined);
+      if (touchesOverlay && (await overlayRows(row.project_id, [row.id])).size === 0) {
+        throw new DomainError("bad_request", "This scene has no overlay");
+      }
+      const changes = {
         ...(body.text ? { text: JSON.stringify(body.text) } : {}),
         ...(body.mediaAudio ? { media_audio: body.mediaAudio } : {}),
         ...(body.musicType ? { music_type: body.musicType } : {}),
+        ...(body.punch_in !== undefined ? { punch_in: body.punch_in } : {}),
+        ...(body.crop !== undefined ? { crop: body.crop ? 1 : 0 } : {}),
+        ...(body.selected_faces ? { selected_faces: JSON.stringify(body.selected_faces) } : {}),
+        ...(touchesOverlay ? overlayOptions(optionsOf(row), overlayChange) : {}),
+      };
+      if (Object.keys(changes).length === 0) return present(row);
+      return update(row, changes);
+    },
+
+    removeLines: async (userId: number, sceneId: number) => update(await ownedMain(userId, sceneId), { text: "[]" }),
+    show: async (userId: number, sceneId: number) => update(await ownedMain(userId, sceneId), { visibility: 1 }),
+    hide: async (userId: number, sceneId: number) => update(await ownedMain(userId, sceneId), { visibility: 0 }),
+    setType: async (userId: number, sceneId: number, type: "intro" | "outro" | "default") => update(await ownedMain(userId, sceneId), { type }),
+
+    /** Takes the overlay off and resets its options; a scene without one answers as it is. */
+    async removeOverlay(userId: number, sceneId: number) {
+      const row = await ownedMain(userId, sceneId);
+      if ((await overlayRows(row.project_id, [row.id])).size === 0 && row.overscene_type === null) return present(row);
+      return db.transaction().execute(async (trx) => {
+        await trx.deleteFrom("scenes").where("parent_scene_id", "=", row.id).execute();
+        const updated = await trx.updateTable("scenes").set({ ...NO_OVERLAY, updated_at: new Date().toISOString() }).where("id", "=", row.id).returningAll().executeTakeFirstOrThrow();
+        await markNeedsRender(trx, row.project_id);
+        return toScene(updated, await rawOffsetsOf(trx, row.project_id));
       });
     },
 
-    removeLines: (userId: number, sceneId: number) => update(userId, sceneId, { text: "[]" }),
-    show: (userId: number, sceneId: number) => update(userId, sceneId, { visibility: 1 }),
-    hide: (userId: number, sceneId: number) => update(userId, sceneId, { visibility: 0 }),
-    setType: (userId: number, sceneId: number, type: "intro" | "outro" | "default") => update(userId, sceneId, { type }),
-
+    /** Trims a main scene, or an overlay (the overlay card trims its own piece; the answer is its main scene). */
     async trim(userId: number, sceneId: number, trimStart: number, trimEnd: number) {
       const row = await owned(userId, sceneId);
       const value = must(trim(timesOf(row), trimStart, trimEnd));
       // The raw preview holds this file at a fixed offset: move the raw trims with the media trims.
       const offset = row.trim_start_raw - row.trim_start;
-      return update(userId, sceneId, { ...value, trim_start_raw: value.trim_start + offset, trim_end_raw: value.trim_end + offset });
+      const updated = await update(row, { ...value, trim_start_raw: value.trim_start + offset, trim_end_raw: value.trim_end + offset });
+      return row.parent_scene_id === null ? updated : present(await owned(userId, row.parent_scene_id));
     },
 
     splitByPosition: (userId: number, sceneId: number, position: number) => split(userId, sceneId, (s) => splitByPosition(s, position)),
     splitByLine: (userId: number, sceneId: number, line: number) => split(userId, sceneId, (s) => splitByLine(s, line)),
 
+    /** The merged scene keeps the first scene's overlay, or takes the next one's when it had none. */
     async mergeNext(userId: number, sceneId: number) {
-      const row = await owned(userId, sceneId);
-      const rows = await ordered(db, row.project_id);
+      const row = await ownedMain(userId, sceneId);
+      const rows = await mainScenes(db, row.project_id);
       const next = rows[rows.findIndex((s) => s.id === row.id) + 1];
       if (!next) throw new DomainError("not_mergeable", REFUSALS.not_mergeable!);
       const merged = must(mergeNext(timesOf(row), timesOf(next)));
+      const overlays = await overlayRows(row.project_id, [row.id, next.id]);
+      const takeNext = !overlays.has(row.id) && overlays.has(next.id);
       const result = await db.transaction().execute(async (trx) => {
+        if (takeNext) await trx.updateTable("scenes").set({ parent_scene_id: row.id }).where("parent_scene_id", "=", next.id).execute();
         const updated = await trx
           .updateTable("scenes")
-          .set({ end: merged.end, trim_end: merged.trim_end, trim_end_default: merged.trim_end_default, trim_end_raw: next.trim_end_raw, text: JSON.stringify(merged.text), updated_at: new Date().toISOString() })
+          .set({
+            end: merged.end,
+            trim_end: merged.trim_end,
+            trim_end_default: merged.trim_end_default,
+            trim_end_raw: next.trim_end_raw,
+            text: JSON.stringify(merged.text),
+            ...(takeNext ? optionsOf(next) : {}),
+            updated_at: new Date().toISOString(),
+          })
           .where("id", "=", row.id)
           .returningAll()
           .executeTakeFirstOrThrow();
+        // Explicit rather than trusting the foreign-key cascade: the next scene's overlay goes with it.
+        await trx.deleteFrom("scenes").where("parent_scene_id", "=", next.id).execute();
         await trx.deleteFrom("scenes").where("id", "=", next.id).execute();
-        await renumber(trx, row.project_id, rows.filter((s) => s.id !== next.id).map((s) => s.id));
+        await renumberScenes(trx, row.project_id, rows.filter((s) => s.id !== next.id).map((s) => s.id));
+        await markNeedsRender(trx, row.project_id);
         return updated;
       });
       return present({ ...result, order: rows.findIndex((s) => s.id === row.id) + 1 });
     },
 
     async order(userId: number, sceneId: number, position: number) {
-      const row = await owned(userId, sceneId);
-      const moved = reorder(await ordered(db, row.project_id), sceneId, position);
-      await db.transaction().execute((trx) => renumber(trx, row.project_id, moved.map((s) => s.id)));
-      return presentAll(await ordered(db, row.project_id));
+      const row = await ownedMain(userId, sceneId);
+      const moved = reorder(await mainScenes(db, row.project_id), sceneId, position);
+      await db.transaction().execute(async (trx) => {
+        await renumberScenes(trx, row.project_id, moved.map((s) => s.id));
+        await markNeedsRender(trx, row.project_id);
+      });
+      return presentAll(await mainScenes(db, row.project_id));
     },
 
+    /** The copy comes right after the scene, with a copy of its overlay. */
     async duplicate(userId: number, sceneId: number) {
-      const row = await owned(userId, sceneId);
+      const row = await ownedMain(userId, sceneId);
       const now = new Date().toISOString();
+      const overlay = (await overlayRows(row.project_id, [row.id])).get(row.id);
+      const overlayRow = overlay ? await db.selectFrom("scenes").selectAll().where("id", "=", overlay.id).executeTakeFirstOrThrow() : undefined;
       const copy = await db.transaction().execute(async (trx) => {
         const { id: _id, ...rest } = row;
-        return insertAfter(trx, row, { ...rest, created_at: now, updated_at: now });
+        return insertAfter(trx, row, { ...rest, created_at: now, updated_at: now }, overlayRow);
       });
       return presentAll([await owned(userId, sceneId), copy]);
     },

@@ -34,3 +34,10 @@ export const INTRO_OUTRO_MAX_SECONDS = 60;
 /** Optional intro title: the API's limit. */
 export const PROJECT_TITLE_MAX = 255;
 
+/** The media library's search waits this long after the last keystroke (SPEC §2 Media library). */
+export const LIBRARY_SEARCH_DEBOUNCE_MS = 300;
+/** After the last upload finishes, the library list comes back after this long (SPEC §9). */
+export const LIBRARY_RETURN_AFTER_UPLOAD_MS = 200;
+
+/** Storyboard drag to reorder: auto-scroll speed in px/s with the pointer at the scroller's edge (SPEC §2, sensitivity 400). */
+export const DRAG_SCROLL_SENSITIVITY = 400;

@@ -23,5 +23,15 @@ export function projectState(project: Pick<Project, "deleted_at" | "is_queued" |
 /** Preview Ready and Render Ready have something to watch. */
 export const isReady = (project: Pick<Project, "status">) => project.status === "Preview Ready" || project.status === "Render Ready";
 
+/**
+ * Where opening a project goes (SPEC §2 Project list): Render Ready → the share tab; no raw preview
+ * (export_raw_url) → the preview route; otherwise the edit screen's storyboard.
+ */
+export function openTarget(project: Pick<Project, "status" | "export_raw_url">): "share" | "preview" | "storyboard" {
+  if (project.status === "Render Ready") return "share";
+  if (!project.export_raw_url) return "preview";
+  return "storyboard";
+}
+
 /** The default picture of a project with no thumbnail yet. */
 export const DEFAULT_THUMBNAIL = "/default-thumbnail.svg";

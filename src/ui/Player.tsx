@@ -5,21 +5,24 @@ import "media-chrome/lang/es";
 import "media-chrome/lang/fr";
 import "media-chrome/lang/pt";
 import { useLingui } from "@lingui/react/macro";
+import type { Ref } from "react";
 
 export interface PlayerProps {
   src: string;
   /** What is playing, read out by screen readers. */
   label: string;
   poster?: string;
+  /** The <video>, for a view that seeks or plays it (the edit screen's reference player). */
+  videoRef?: Ref<HTMLVideoElement>;
 }
 
 /** A video with media-chrome's controls: play, seek, time, mute, volume and fullscreen. */
-export function Player({ src, label, poster }: PlayerProps) {
+export function Player({ src, label, poster, videoRef }: PlayerProps) {
   const { i18n } = useLingui();
   return (
     <figure className="player-frame" role="region" aria-label={label}>
       <media-controller className="player" lang={i18n.locale}>
-        <video slot="media" src={src} poster={poster} preload="metadata" playsInline aria-label={label} />
+        <video ref={videoRef} slot="media" src={src} poster={poster} preload="metadata" playsInline aria-label={label} />
         <media-loading-indicator slot="centered-chrome" noautohide />
         <media-control-bar className="player-bar">
           <media-play-button />

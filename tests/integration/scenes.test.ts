@@ -42,20 +42,81 @@ describe("the storyboard loader", () => {
 });
 
 describe("scene calls", () => {
-  it("keep another user's scenes out: 404 and nothing of theirs", async () => {
-    const [scene] = await scenes();
+  it("keep another user's scenes out: 404 and nothing of theirs, and nothing changes", async () => {
+    const before = await scenes();
+    const [scene] = before;
     for (const [method, url, body] of [
       ["GET", `/scenes/${scene.id}`],
+      ["PUT", `/scenes/${scene.id}`, { mediaAudio: "mute", crop: true }],
       ["PUT", `/scenes/${scene.id}/trim`, { trim_start: scene.start, trim_end: scene.end }],
+      ["POST", `/scenes/${scene.id}/removelines`],
+      ["POST", `/scenes/${scene.id}/splitbyline/2`],
+      ["POST", `/scenes/${scene.id}/splitbyposition/0.5`],
+      ["POST", `/scenes/${scene.id}/mergenextscene`],
       ["GET", `/scenes/${scene.id}/hide`],
+      ["GET", `/scenes/${scene.id}/show`],
+      ["GET", `/scenes/${scene.id}/order/3`],
+      ["GET", `/scenes/${scene.id}/type`],
+      ["GET", `/scenes/${scene.id}/type/intro`],
+      ["DELETE", `/scenes/${scene.id}/overscene`],
       ["POST", `/scenes/${scene.id}/duplicate`],
       ["POST", `/projects/${projectId}/storyboard`, {}],
     ] as [string, string, unknown?][]) {
       const res = await api(method, url, body, other);
       expect(res.status, `${method} ${url}`).toBe(404);
+      expect(res.body.code).toBe("not_found");
       expect(JSON.stringify(res.body)).not.toContain("talk");
     }
-    expect((await api("GET", `/scenes/${scene.id}`)).body.id).toBe(scene.id);
+    expect(await scenes()).toEqual(before);
+  });
+
+  it("refusals carry the rule's code", async () => {
+    const all = await scenes();
+    const scene = all[4];
+    const expectRefusal = async (method: string, url: string, code: string, body?: unknown) => {
+      const res = await api(method, url, body);
+      expect(res.status, `${method} ${url}`).toBe(400);
+      expect(res.body.code, `${method} ${url}`).toBe(code);
+    };
+    await expectRefusal("PUT", `/scenes/${scene.id}/trim`, "markers_cross", { trim_start: scene.end - 0.2, trim_end: scene.start + 0.2 });
+    await expectRefusal("PUT", `/scenes/${scene.id}/trim`, "out_of_bounds", { trim_start: scene.start, trim_end: scene.end + 5 });
+    await expectRefusal("POST", `/scenes/${scene.id}/splitbyposition/0`, "split_at_edge");
+    await expectRefusal("POST", `/scenes/${scene.id}/splitbyposition/-1`, "split_at_edge");
+    await expectRefusal("POST", `/scenes/${scene.id}/splitbyposition/abc`, "bad_request");
+    await expectRefusal("POST", `/scenes/${scene.id}/splitbyline/2`, "split_needs_two_lines");
+    await expectRefusal("GET", `/scenes/${scene.id}/order/first`, "bad_request");
+    await expectRefusal("POST", `/scenes/${all[0].id}/mergenextscene`, "not_mergeable");
+    await expectRefusal("POST", `/scenes/${all.at(-1).id}/mergenextscene`, "not_mergeable");
+    await expectRefusal("PUT", `/scenes/${scene.id}`, "bad_request", { overscene_type: "pip_tl" });
+
+    const third = (scene.trim_end - scene.trim_start) / 3;
+    const lines = [0, 1, 2].map((i) => ({ start: scene.trim_start + i * third, end: scene.trim_start + (i + 1) * third, text: `line ${i + 1}` }));
+    await api("PUT", `/scenes/${scene.id}`, { text: lines });
+    await expectRefusal("POST", `/scenes/${scene.id}/splitbyposition/0.2`, "split_needs_no_text");
+    await expectRefusal("POST", `/scenes/${scene.id}/splitbyline/1`, "split_at_edge");
+    await expectRefusal("POST", `/scenes/${scene.id}/splitbyline/4`, "split_at_edge");
+    await api("POST", `/scenes/${scene.id}/removelines`);
+    expect(await scenes()).toHaveLength(all.length);
+  });
+
+  it("attributes round-trip: faces, punch-in, crop and volumes", async () => {
+    const [, , scene] = await scenes();
+    const faces = [
+      { BoundingBox: { Left: 0.1, Top: 0.2, Width: 0.3, Height: 0.4 }, visibility: 1 },
+      { BoundingBox: { Left: 0.5, Top: 0.1, Width: 0.2, Height: 0.2 }, visibility: 0 },
+    ];
+    const put = await api("PUT", `/scenes/${scene.id}`, { selected_faces: faces, punch_in: 2, crop: true, mediaAudio: "extraloud", musicType: "mainmusic" });
+    expect(put.status).toBe(200);
+    const expected = { selected_faces: faces, punch_in: 2, crop: true, mediaAudio: "extraloud", musicType: "mainmusic" };
+    expect(put.body).toMatchObject(expected);
+    expect((await api("GET", `/scenes/${scene.id}`)).body).toMatchObject(expected);
+    // A partial update leaves the rest as it was.
+    const partial = await api("PUT", `/scenes/${scene.id}`, { punch_in: 0, crop: false });
+    expect(partial.body).toMatchObject({ ...expected, punch_in: 0, crop: false });
+    expect((await api("PUT", `/scenes/${scene.id}`, { punch_in: 3 })).status).toBe(422);
+    expect((await api("PUT", `/scenes/${scene.id}`, { selected_faces: [{ BoundingBox: { Left: 2, Top: 0, Width: 0.1, Height: 0.1 }, visibility: 1 }] })).status).toBe(422);
+    expect((await api("PUT", `/scenes/${scene.id}`, { mediaAudio: "deafening" })).status).toBe(422);
+    await api("PUT", `/scenes/${scene.id}`, { selected_faces: [], mediaAudio: "standard", musicType: "bgmstandard", punch_in: 1 });
   });
 
   it("trim: markers move inside the media and cannot cross", async () => {
@@ -165,5 +226,51 @@ describe("storyboard-wide calls", () => {
     expect(updated.body).toMatchObject({ mute_videos: 1, render_notifications: 0, intro_mode: "" });
     expect((await api("PUT", `/projects/${projectId}`, { autobgm: 1, intro_mode: "music" })).body.intro_mode).toBe("music");
     expect((await api("PUT", `/projects/${projectId}`, { name: "" })).status).toBe(422);
+  });
+});
+
+describe("needs-render", () => {
+  const project = async () => (await api("GET", `/projects/${projectId}`)).body;
+  const clear = () => server.db.updateTable("projects").set({ needs_render: 0 }).where("id", "=", projectId).execute();
+
+  it("is set by every scene edit and settings change, not by a rename, and cleared by a render request", async () => {
+    const all = await scenes();
+    const [a, b] = all;
+    const half = (all[2].trim_end - all[2].trim_start) / 2;
+    const lines = [{ start: b.trim_start, end: b.trim_end - 0.1, text: "one" }, { start: b.trim_end - 0.1, end: b.trim_end, text: "two" }];
+    const edits: [string, string, unknown?][] = [
+      ["PUT", `/scenes/${a.id}`, { mediaAudio: "low" }],
+      ["PUT", `/scenes/${a.id}/trim`, { trim_start: a.start + 0.05, trim_end: a.end }],
+      ["PUT", `/scenes/${b.id}`, { text: lines }],
+      ["POST", `/scenes/${b.id}/splitbyline/2`],
+      ["POST", `/scenes/${b.id}/removelines`],
+      ["POST", `/scenes/${all[2].id}/splitbyposition/${half}`],
+      ["POST", `/scenes/${all[2].id}/mergenextscene`],
+      ["GET", `/scenes/${a.id}/hide`],
+      ["GET", `/scenes/${a.id}/show`],
+      ["GET", `/scenes/${a.id}/type/intro`],
+      ["GET", `/scenes/${a.id}/type`],
+      ["GET", `/scenes/${a.id}/order/2`],
+      ["POST", `/scenes/${a.id}/duplicate`],
+      ["PUT", `/projects/${projectId}`, { smoothcuts: 0 }],
+      ["GET", `/projects/${projectId}/reset/volumes?autoduck=true`],
+      ["POST", `/projects/${projectId}/recreatestoryboard`, { autocutsilences: 1, smoothcuts: 1 }],
+    ];
+    for (const [method, url, body] of edits) {
+      await clear();
+      const res = await api(method, url, body);
+      expect(res.status, `${method} ${url}`).toBe(200);
+      expect((await project()).needs_render, `${method} ${url}`).toBe(1);
+    }
+    await clear();
+    expect((await api("PUT", `/projects/${projectId}`, { name: "Renamed" })).body).toMatchObject({ name: "Renamed", needs_render: 0 });
+
+    const [fresh] = await scenes();
+    expect((await api("GET", `/scenes/${fresh.id}/hide`)).status).toBe(200);
+    expect((await project()).needs_render).toBe(1);
+    const render = await api("POST", `/projects/${projectId}/render`, { final: false });
+    expect(render.body).toMatchObject({ status: "Rendering", needs_render: 0 });
+    await waitFor(async () => ((await project()).status === "Preview Ready" ? true : undefined));
+    expect((await project()).needs_render).toBe(0);
   });
 });

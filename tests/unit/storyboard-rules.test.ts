@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canMergeNext, checkLines, mergeNext, MIN_SCENE_SECONDS, reorder, splitByLine, splitByPosition, trim, type SceneTimes } from "../../api/storyboard";
+import { canMergeNext, checkLines, insertionIndex, mergeNext, MIN_SCENE_SECONDS, overlayBackground, overlayOptions, reorder, splitByLine, splitByPosition, trim, type OverlayOptions, type SceneTimes } from "../../api/storyboard";
 
 const scene = (over: Partial<SceneTimes> = {}): SceneTimes => ({
   media_file_id: 1,
@@ -114,5 +114,37 @@ describe("reorder", () => {
     expect(reorder(items, 2, 99).map((i) => i.id)).toEqual([1, 3, 4, 2]);
     expect(reorder(items, 3, 0).map((i) => i.id)).toEqual([3, 1, 2, 4]);
     expect(reorder(items, 9, 1).map((i) => i.id)).toEqual([1, 2, 3, 4]);
+  });
+});
+
+describe("overlay background", () => {
+  it("hides the main scene for autozoom and fullscreen, shows it for picture-in-picture", () => {
+    expect(overlayBackground("autozoom")).toBe(1);
+    expect(overlayBackground("fullscrn")).toBe(1);
+    for (const pip of ["pip_tl", "pip_tr", "pip_bl", "pip_br"] as const) expect(overlayBackground(pip)).toBe(0);
+  });
+});
+
+describe("overlay options", () => {
+  const current: OverlayOptions = { overscene_type: "pip_br", overscene_fade: 1, overscene_overflow: 0, overscene_bg: 0 };
+  it("takes the background of a new type", () => {
+    expect(overlayOptions(current, { overscene_type: "fullscrn" })).toEqual({ ...current, overscene_type: "fullscrn", overscene_bg: 1 });
+    expect(overlayOptions({ ...current, overscene_type: "autozoom", overscene_bg: 1 }, { overscene_type: "pip_tl" }).overscene_bg).toBe(0);
+  });
+  it("keeps a background given with the type, and the other options as they were", () => {
+    expect(overlayOptions(current, { overscene_type: "autozoom", overscene_bg: 0 }).overscene_bg).toBe(0);
+    expect(overlayOptions(current, { overscene_bg: 1 })).toEqual({ ...current, overscene_bg: 1 });
+    expect(overlayOptions(current, { overscene_overflow: 1 })).toEqual({ ...current, overscene_overflow: 1 });
+  });
+});
+
+describe("insertion index", () => {
+  it("puts order 1 at the start and an order past the end at the end", () => {
+    expect(insertionIndex(5, 1)).toBe(0);
+    expect(insertionIndex(5, 3)).toBe(2);
+    expect(insertionIndex(5, 6)).toBe(5);
+    expect(insertionIndex(5, 99)).toBe(5);
+    expect(insertionIndex(0, 1)).toBe(0);
+    expect(insertionIndex(5, 0)).toBe(0);
   });
 });

@@ -9,5 +9,8 @@ export function libraryRoutes(app: FastifyInstance, hooks: RouteHooks, library: 
     "library.create": async ({ body, request }) => ({ status: "success" as const, media_file: await library.createFromUpload(currentUser(request), body) }),
     "library.list": ({ query, request }) => library.list(currentUser(request), query.page, query.type),
     "library.get": ({ params, request }) => library.get(currentUser(request), params.id),
+    "library.search": ({ query, request }) => library.search(currentUser(request), query.type, query.query, query.page),
+    "library.scenes": ({ params, query, request }) => library.scenes(currentUser(request), params.id, query.page),
+    "library.searchScenes": ({ params, query, request }) => library.searchScenes(currentUser(request), params.id, query.query, query.page),
   });
 }

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import type { Projects } from "../../services/projects";
+import type { StoryboardEdits } from "../../services/storyboard-edits";
 import { currentUser } from "../auth";
 import { registerRoutes, type RouteHooks } from "../register";
 
 /** Projects (SPEC §7 Projects). */
-export function projectRoutes(app: FastifyInstance, hooks: RouteHooks, projects: Projects) {
+export function projectRoutes(app: FastifyInstance, hooks: RouteHooks, projects: Projects, edits: StoryboardEdits) {
   registerRoutes(app, hooks, {
     "projects.create": ({ body, request }) => projects.create(currentUser(request), body),
     "projects.list": ({ query, request }) =>
@@ -20,6 +21,9 @@ export function projectRoutes(app: FastifyInstance, hooks: RouteHooks, projects:
     "projects.recreateStoryboard": ({ params, body, request }) => projects.recreateStoryboard(currentUser(request), params.id, body),
     "projects.resetVolumes": ({ params, query, request }) => projects.resetVolumes(currentUser(request), params.id, query.autoduck),
     "projects.reopen": ({ params, request }) => projects.reopen(currentUser(request), params.id),
+    "projects.import": ({ params, body, request }) => edits.import(currentUser(request), params.id, body),
+    "projects.importOverlay": ({ params, body, request }) => edits.importOverlay(currentUser(request), params.id, body),
+    "projects.cuts": ({ params, body, request }) => edits.cuts(currentUser(request), params.id, body),
   });
 
   // The download link of a render: signed, short-lived, and only for the owner.

@@ -20,5 +20,6 @@ export function sceneRoutes(app: FastifyInstance, hooks: RouteHooks, scenes: Sce
     "scenes.type": ({ params, request }) => scenes.setType(currentUser(request), params.id, params.type),
     "scenes.trim": ({ params, body, request }) => scenes.trim(currentUser(request), params.id, body.trim_start, body.trim_end),
     "scenes.duplicate": ({ params, request }) => scenes.duplicate(currentUser(request), params.id),
+    "scenes.removeOverlay": ({ params, request }) => scenes.removeOverlay(currentUser(request), params.id),
   });
 }

@@ -12,8 +12,11 @@ import { ProjectStatusBadge } from "../projects/ProjectStatus";
 import { ReadyView } from "./ReadyView";
 import { RenderingView } from "./RenderingView";
 
-/** How the last refresh went: a missing project is only "gone" once the server has said so. */
-type Refresh = "pending" | "done" | "offline" | "failed";
+/**
+ * How the last refresh went: a project is only "missing" once the server has said so (a fetched project
+ * reaches the mirror a moment after the answer, so "done" with no row yet is still loading).
+ */
+type Refresh = "pending" | "done" | "missing" | "offline" | "failed";
 
 /** Project preview (SPEC §2): polls the project and its highlights every 60 s; a deleted project goes to /open. */
 export function PreviewView({ projectId }: { projectId: number }) {
@@ -27,11 +30,11 @@ export function PreviewView({ projectId }: { projectId: number }) {
     const result = await worker.refreshProject(projectId);
     if (result.ok && isReady(result.data)) await worker.refreshHighlights(projectId);
     const notFound = !result.ok && result.failure.kind === "body" && result.failure.body.code === "not_found";
-    setRefresh(result.ok || notFound ? "done" : result.failure.kind === "network" ? "offline" : "failed");
+    setRefresh(result.ok ? "done" : notFound ? "missing" : result.failure.kind === "network" ? "offline" : "failed");
   }, projectId);
 
   useEffect(() => track("Project Preview Opened", { project: projectId }), [projectId]);
-  const gone = !!project?.deleted_at || (project === null && refresh === "done");
+  const gone = !!project?.deleted_at || refresh === "missing";
   useEffect(() => {
     if (gone) void navigate({ to: "/open", replace: true });
   }, [gone, navigate]);

@@ -4,14 +4,15 @@ import { useConfig, useCurrentUser } from "../../app/hooks";
 import type { HighlightsRow } from "../../db";
 import { Spinner } from "../../ui/Button";
 import { Player } from "../../ui/Player";
+import { EditProjectButton } from "../edit/EditProjectButton";
 import { Highlights } from "./Highlights";
 import { ShareButton } from "./ShareButton";
 
 /**
- * Preview Ready / Render Ready: the player, what the edit did, Share, and Remove watermark for free users.
- * The Edit project button arrives with the storyboard screen.
+ * Preview Ready / Render Ready: the player, what the edit did, Edit project (not when Render Ready, nor
+ * where the edit screen already shows it), Share, and Remove watermark for free users.
  */
-export function ReadyView({ project, highlights }: { project: Project; highlights: HighlightsRow | null | undefined }) {
+export function ReadyView({ project, highlights, showEdit = true }: { project: Project; highlights: HighlightsRow | null | undefined; showEdit?: boolean }) {
   const { t } = useLingui();
   const user = useCurrentUser();
   const config = useConfig();
@@ -26,6 +27,7 @@ export function ReadyView({ project, highlights }: { project: Project; highlight
           </p>
         )}
         <div className="preview-actions">
+          {showEdit && project.status !== "Render Ready" && <EditProjectButton projectId={project.id} />}
           <ShareButton />
           {user && user.video_tier < 1 && config && (
             <a className="btn btn-primary" href={config.links.pricing} target="_blank" rel="noopener noreferrer">

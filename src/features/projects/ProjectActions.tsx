@@ -1,5 +1,4 @@
 import { Trans, useLingui } from "@lingui/react/macro";
-import { Link } from "@tanstack/react-router";
 import type { Project } from "../../../api/projects";
 import { track } from "../../lib/analytics";
 import type { ProjectState } from "../../lib/project-state";
@@ -8,6 +7,7 @@ import { toast } from "../../ui/Toast";
 import { worker } from "../../worker";
 import type { Result } from "../../../workers/status";
 import { failureMessage } from "../errors";
+import { OpenProjectLink } from "../edit/OpenProjectLink";
 
 /** What a card offers in each state (SPEC §2 Project list). Every lasting change asks first. */
 export function ProjectActions({ project, state }: { project: Project; state: ProjectState }) {
@@ -79,10 +79,10 @@ export function ProjectActions({ project, state }: { project: Project; state: Pr
     case "render_ready":
       return (
         <>
-          {/* Edit and share open the preview until the storyboard and share tabs exist. */}
-          <Link to="/projects/$id/preview" params={{ id: project.id }} className="btn btn-secondary" aria-label={state === "render_ready" ? t`Export or share ${name}` : t`Edit ${name}`}>
+          {/* Edit opens the storyboard (the preview while there is no raw preview); Render Ready the share tab. */}
+          <OpenProjectLink project={project} className="btn btn-secondary" aria-label={state === "render_ready" ? t`Export or share ${name}` : t`Edit ${name}`}>
             {state === "render_ready" ? <Trans>Export / share</Trans> : <Trans>Edit</Trans>}
-          </Link>
+          </OpenProjectLink>
           {remove}
         </>
       );

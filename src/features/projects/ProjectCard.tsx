@@ -1,5 +1,4 @@
 import { Trans, useLingui } from "@lingui/react/macro";
-import { Link } from "@tanstack/react-router";
 import type { Project } from "../../../api/projects";
 import { track } from "../../lib/analytics";
 import { formatDate, formatDuration, formatPercent } from "../../lib/format";
@@ -8,6 +7,7 @@ import { projectState } from "../../lib/project-state";
 import { Spinner } from "../../ui/Button";
 import { ProgressBar } from "../../ui/ProgressBar";
 import type { Locale } from "../../../api/locales";
+import { OpenProjectLink } from "../edit/OpenProjectLink";
 import { ProjectActions } from "./ProjectActions";
 import { ProjectStatusBadge } from "./ProjectStatus";
 import { ProjectThumbnail } from "./ProjectThumbnail";
@@ -29,15 +29,10 @@ export function ProjectCard({ project }: { project: Project }) {
       {state === "deleted" ? (
         <div className="project-card-open">{heading}</div>
       ) : (
-        // Opening: Render Ready → share, no raw export → preview, otherwise edit; all are the preview for now.
-        <Link
-          to="/projects/$id/preview"
-          params={{ id: project.id }}
-          className="project-card-open"
-          onClick={() => track("project opened", { project: project.id })}
-        >
+        // Opening: Render Ready → share, no raw export → preview, otherwise edit.
+        <OpenProjectLink project={project} className="project-card-open" onClick={() => track("project opened", { project: project.id })}>
           {heading}
-        </Link>
+        </OpenProjectLink>
       )}
       <div className="project-card-meta">
         <ProjectStatusBadge project={project} />

@@ -1,0 +1,130 @@
+import { z } from "zod";
+import { FaceBox, OverlayType } from "../../api/scenes";
+import type { ProjectSettings } from "../../api/projects";
+import type { Db } from "../db";
+import type { ProjectRow } from "../db/projects";
+import { overlaysOf, visibleScenes, type SceneRow } from "../db/scenes";
+import { footageVolume } from "../domain/audio";
+import { aspectRatio, punchIns, sceneFraming } from "../domain/framing";
+import { renderOrder } from "../domain/sequence";
+import { probe, type MediaInfo, type MediaKind } from "../media/probe";
+import type { EditSegment, OverlayClip } from "../media/render";
+import type { FileStore } from "../storage/local";
+
+/** What a render needs from the storyboard: the edit list, the overlays over it and the output's aspect. */
+export interface RenderEdit {
+  segments: EditSegment[];
+  overlays: OverlayClip[];
+  aspect: number | null;
+  /** Some scene zoomed in by automatic punch-in (for the Highlights). */
+  autoPunchIn: boolean;
+  outputSeconds: number;
+}
+
+/** A scene's source file, as the render reads it. */
+export interface SourceFile {
+  file: string;
+  kind: MediaKind;
+  info: MediaInfo;
+}
+
+export type RenderSettings = Pick<ProjectSettings, "mute_videos" | "autopunchin" | "autocrop" | "aspect">;
+
+const Faces = z.array(FaceBox);
+const DEFAULT_OVERLAY_TYPE: OverlayType = "fullscrn";
+
+function facesOf(row: SceneRow) {
+  try {
+    const parsed = Faces.safeParse(JSON.parse(row.selected_faces));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The storyboard as a render (SPEC §3 Scene): shown main scenes with intro first and outro last,
+ * each with its footage level, punch-in and crop to the project's aspect, and each overlay over
+ * its scene (or, with overflow, over the following ones until the clip ends). Pure.
+ */
+export function buildRenderEdit(
+  mainScenes: readonly SceneRow[],
+  overlayRows: ReadonlyMap<number, SceneRow>,
+  files: ReadonlyMap<number, SourceFile>,
+  settings: Partial<RenderSettings>,
+): RenderEdit {
+  const aspect = aspectRatio(settings.aspect);
+  const shown = renderOrder(mainScenes.filter((s) => s.parent_scene_id === null && s.visibility === 1)).flatMap((scene) => {
+    const source = scene.media_file_id === null ? undefined : files.get(scene.media_file_id);
+    return source ? [{ scene, source }] : [];
+  });
+  // A jump cut is two pieces of one video in a row; a still or a sound makes none.
+  const zoomed = punchIns(
+    shown.map(({ scene, source }) => ({ source: source.info.kind === "video" ? scene.media_file_id : null, punchIn: scene.punch_in })),
+    !!settings.autopunchin,
+  );
+  const segments = shown.map(({ scene, source }, i): EditSegment => {
+    const crop =
+      source.info.width && source.info.height && source.kind !== "audio"
+        ? sceneFraming({ width: source.info.width, height: source.info.height, faces: facesOf(scene), aspect, crop: !!settings.autocrop || !!scene.crop, zoom: !!zoomed[i] })
+        : undefined;
+    return {
+      file: source.file,
+      kind: source.kind,
+      start: scene.trim_start,
+      end: scene.trim_end,
+      volume: footageVolume(scene.media_audio, settings.mute_videos),
+      ...(crop ? { crop } : {}),
+    };
+  });
+  const overlays = shown.flatMap(({ scene }, i): OverlayClip[] => {
+    const row = overlayRows.get(scene.id);
+    const source = row?.media_file_id == null ? undefined : files.get(row.media_file_id);
+    if (!row || !source || source.info.kind === "audio") return [];
+    const overflow = scene.overscene_overflow === 1;
+    const clipSeconds = Math.max(0, row.trim_end - row.trim_start);
+    const sceneSeconds = Math.max(0, scene.trim_end - scene.trim_start);
+    // A still has no length of its own: it covers its scene, and with overflow at least its own length.
+    const seconds = source.info.kind === "image" ? (overflow ? Math.max(clipSeconds, sceneSeconds) : Number.POSITIVE_INFINITY) : clipSeconds;
+    const placement = OverlayType.safeParse(scene.overscene_type);
+    return [
+      {
+        file: source.file,
+        start: row.trim_start,
+        seconds,
+        fromSegment: i,
+        untilSegment: overflow ? shown.length : i + 1,
+        placement: placement.success ? placement.data : DEFAULT_OVERLAY_TYPE,
+        fade: scene.overscene_fade === 1,
+        hideMain: scene.overscene_bg === 1,
+      },
+    ];
+  });
+  return {
+    segments,
+    overlays,
+    aspect,
+    autoPunchIn: shown.some(({ scene }, i) => zoomed[i] && scene.punch_in === 1),
+    outputSeconds: segments.reduce((sum, s) => sum + Math.max(0, s.end - s.start), 0),
+  };
+}
+
+/** Loads the project's scenes, overlays and their files (the owner's only) and builds its render. */
+export async function loadRenderEdit(db: Db, store: FileStore, project: ProjectRow, options: { signal?: AbortSignal } = {}) {
+  const settings = JSON.parse(project.settings) as Partial<RenderSettings>;
+  const [mainScenes, overlayRows] = await Promise.all([visibleScenes(db, project.id), overlaysOf(db, project.id)]);
+  const ids = [...new Set([...mainScenes, ...overlayRows.values()].map((s) => s.media_file_id).filter((id): id is number => id !== null))];
+  const media = ids.length
+    ? await db.selectFrom("media_files").select(["id", "kind", "storage_key"]).where("id", "in", ids).where("user_id", "=", project.user_id).execute()
+    : [];
+  const files = new Map<number, SourceFile>();
+  await Promise.all(
+    media.map(async (m) => {
+      const file = store.pathOf(m.storage_key);
+      files.set(m.id, { file, kind: m.kind, info: await probe(file, { signal: options.signal }) });
+    }),
+  );
+  const edit = buildRenderEdit(mainScenes, overlayRows, files, settings);
+  const probes = new Map([...files.values()].map((f) => [f.file, f.info]));
+  return { edit, probes };
+}

@@ -1,0 +1,105 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { Link } from "@tanstack/react-router";
+import { useState } from "react";
+import type { Project } from "../../../api/projects";
+import { Button } from "../../ui/Button";
+import { ConfirmDialog } from "../../ui/ConfirmDialog";
+import { Switch } from "../../ui/Switch";
+import { toast } from "../../ui/Toast";
+import { worker } from "../../worker";
+import { failureMessage } from "../errors";
+import { MUSIC_LEVEL_LABELS } from "./messages";
+import { isBusy } from "./NeedsRenderAlert";
+
+/**
+ * The Music tab: the project's music as it stands (the song picker arrives later; the options are on the
+ * Options tab), and Reset volumes — every scene back to standard levels, auto-duck on or off.
+ */
+export function MusicTab({ project }: { project: Project }) {
+  const { t, i18n } = useLingui();
+  const [resetOpen, setResetOpen] = useState(false);
+  const [autoduck, setAutoduck] = useState(project.autoduck === 1);
+  const onOff = (on: boolean) => (on ? t`On` : t`Off`);
+
+  async function resetVolumes() {
+    const result = await worker.resetVolumes(project.id, autoduck);
+    if (result.ok) toast({ variant: "success", title: t`Volumes reset` });
+    else toast({ variant: "danger", title: t`Could not reset the volumes`, description: failureMessage(i18n, result.failure) });
+  }
+
+  return (
+    <div className="music-tab">
+      <section className="card music-summary" aria-labelledby="music-summary-title">
+        <h2 id="music-summary-title" className="section-title">
+          <Trans>Music of this project</Trans>
+        </h2>
+        <dl className="summary-list">
+          <div>
+            <dt>
+              <Trans>Automatic music</Trans>
+            </dt>
+            <dd>{onOff(project.autobgm === 1)}</dd>
+          </div>
+          <div>
+            <dt>
+              <Trans>Song</Trans>
+            </dt>
+            <dd>
+              {project.bgm_id !== null ? <Trans>Song no. {project.bgm_id}</Trans> : project.autobgm ? <Trans>Chosen by Cutroom</Trans> : <Trans>None</Trans>}
+            </dd>
+          </div>
+          <div>
+            <dt>
+              <Trans>Music volume</Trans>
+            </dt>
+            <dd>{i18n._(MUSIC_LEVEL_LABELS[project.musicType])}</dd>
+          </div>
+          <div>
+            <dt>
+              <Trans>Auto-duck</Trans>
+            </dt>
+            <dd>{onOff(project.autoduck === 1)}</dd>
+          </div>
+        </dl>
+        <p className="muted">
+          <Trans>
+            Choosing a song from the music library is coming soon. Change these settings in{" "}
+            <Link to="/projects/$id/settings" params={{ id: project.id }}>
+              Options
+            </Link>
+            .
+          </Trans>
+        </p>
+      </section>
+
+      <section className="card music-reset" aria-labelledby="music-reset-title">
+        <h2 id="music-reset-title" className="section-title">
+          <Trans>Scene volumes</Trans>
+        </h2>
+        <p className="muted">
+          <Trans>Put the footage and music volume of every scene back to standard.</Trans>
+        </p>
+        <Button
+          variant="secondary"
+          isDisabled={isBusy(project)}
+          onPress={() => {
+            setAutoduck(project.autoduck === 1);
+            setResetOpen(true);
+          }}
+        >
+          <Trans>Reset volumes</Trans>
+        </Button>
+        <ConfirmDialog isOpen={resetOpen} onOpenChange={setResetOpen} title={t`Reset every scene's volume?`} confirmLabel={t`Reset volumes`} onConfirm={resetVolumes}>
+          <div className="recreate-options">
+            <p>
+              <Trans>The volumes you set on each scene are lost.</Trans>
+            </p>
+            <Switch isSelected={autoduck} onChange={setAutoduck} description={t`Lowers the music while someone speaks`}>
+              <Trans>Auto-duck</Trans>
+            </Switch>
+          </div>
+        </ConfirmDialog>
+      </section>
+    </div>
+  );
+}

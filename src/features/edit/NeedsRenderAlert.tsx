@@ -1,0 +1,42 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useNavigate } from "@tanstack/react-router";
+import { useState } from "react";
+import type { Project } from "../../../api/projects";
+import { projectState } from "../../lib/project-state";
+import { Button } from "../../ui/Button";
+import { toast } from "../../ui/Toast";
+import { worker } from "../../worker";
+import { failureMessage } from "../errors";
+
+/** Busy or queued projects are already rendering: no second render is offered. */
+export const isBusy = (project: Project) => ["busy", "queued"].includes(projectState(project));
+
+/**
+ * SPEC §2 Storyboard, §4 Needs-render: edits that are not in the preview yet, and Render now — the raw
+ * render first when there is none, then a preview render (final false), then the preview page.
+ */
+export function NeedsRenderAlert({ project }: { project: Project }) {
+  const { t, i18n } = useLingui();
+  const navigate = useNavigate();
+  const [pending, setPending] = useState(false);
+  if (project.needs_render !== 1 || isBusy(project) || project.deleted_at) return null;
+
+  async function renderNow() {
+    setPending(true);
+    const result = await worker.renderNow(project.id);
+    setPending(false);
+    if (result.ok) void navigate({ to: "/projects/$id/preview", params: { id: project.id } });
+    else toast({ variant: "danger", title: t`Could not start the render`, description: failureMessage(i18n, result.failure) });
+  }
+
+  return (
+    <div className="notice notice-warning needs-render" role="status">
+      <p>
+        <Trans>This project has changes that are not in the preview.</Trans>
+      </p>
+      <Button variant="primary" className="btn-small" onPress={() => void renderNow()} isPending={pending}>
+        <Trans>Render now</Trans>
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useState } from "react";
+import type { Project } from "../../../api/projects";
+import { formatPercent } from "../../lib/format";
+import { displayedProgress } from "../../lib/progress";
+import { projectState } from "../../lib/project-state";
+import { Button, Spinner } from "../../ui/Button";
+import { ProgressBar } from "../../ui/ProgressBar";
+import { toast } from "../../ui/Toast";
+import { worker } from "../../worker";
+import { failureMessage } from "../errors";
+
+/**
+ * Why the storyboard cannot be edited right now: the project is being made or rendered (with its
+ * progress), waiting in the queue, finished (Render Ready: reopen to edit, SPEC §4), or failed.
+ */
+export function ProjectStateBanner({ project }: { project: Project }) {
+  const { t, i18n } = useLingui();
+  const [pending, setPending] = useState(false);
+  const state = projectState(project);
+
+  async function reopen() {
+    setPending(true);
+    const result = await worker.reopenProject(project.id);
+    setPending(false);
+    if (!result.ok) toast({ variant: "danger", title: t`Could not reopen the project`, description: failureMessage(i18n, result.failure) });
+  }
+
+  if (state === "busy" || state === "queued") {
+    const progress = displayedProgress(project.working_progress, project.working_progress_raw);
+    return (
+      <div className="card edit-banner" role="status">
+        <div className="rendering-head">
+          <Spinner />
+          <p className="edit-banner-title">
+            {state === "queued" ? <Trans>Waiting in the queue</Trans> : <Trans>Cutroom is working on this project</Trans>}
+          </p>
+        </div>
+        <ProgressBar label={t`Progress`} value={progress} valueLabel={formatPercent(progress, i18n.locale)} />
+        <p className="muted">
+          <Trans>The storyboard is read-only until this has finished. This page updates every minute.</Trans>
+        </p>
+      </div>
+    );
+  }
+  if (state === "render_ready") {
+    return (
+      <div className="notice notice-neutral edit-banner-inline" role="status">
+        <p>
+          <Trans>This project is finished. Reopen it to edit the storyboard again.</Trans>
+        </p>
+        <Button variant="secondary" className="btn-small" onPress={() => void reopen()} isPending={pending}>
+          <Trans>Reopen</Trans>
+        </Button>
+      </div>
+    );
+  }
+  if (state === "failed") {
+    return (
+      <p className="notice notice-danger" role="alert">
+        <Trans>Uploaded file may be corrupted or not be compatible</Trans>
+      </p>
+    );
+  }
+  if (state === "not_started") {
+    return (
+      <p className="notice notice-neutral">
+        <Trans>This project was taken out of the queue. Restart it or delete it from the project list.</Trans>
+      </p>
+    );
+  }
+  return null;
+}

@@ -1,0 +1,26 @@
+import { useLiveQuery } from "dexie-react-hooks";
+import type { Project } from "../../../api/projects";
+import { usePolling } from "../../app/usePolling";
+import { db } from "../../db";
+import { POLL_MS } from "../../lib/constants";
+import { isReady } from "../../lib/project-state";
+import { worker } from "../../worker";
+import { ReadyView } from "../preview/ReadyView";
+import { RenderingView } from "../preview/RenderingView";
+import { NeedsRenderAlert } from "./NeedsRenderAlert";
+
+/**
+ * The Preview & Export tab: the latest render with what the edit did, or the progress while it is made
+ * (the edit screen re-fetches the project every 60 s). Export options arrive with the share page.
+ */
+export function ShareTab({ project }: { project: Project }) {
+  const ready = isReady(project);
+  const highlights = useLiveQuery(async () => (await db.highlights.get(project.id)) ?? null, [project.id]);
+  usePolling(() => worker.refreshHighlights(project.id), project.id, POLL_MS, ready);
+  return (
+    <div className="share-tab">
+      <NeedsRenderAlert project={project} />
+      {ready ? <ReadyView project={project} highlights={highlights} showEdit={false} /> : <RenderingView project={project} />}
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+import { Toolbar } from "react-aria-components";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { formatDuration } from "../../lib/format";
+import { Button } from "../../ui/Button";
+
+export interface SelectionToolbarProps {
+  count: number;
+  /** Total length of the selected scenes, in seconds. */
+  length: number;
+  onCreateClips: () => void;
+  onClear: () => void;
+}
+
+/** SPEC §2 Selection toolbar: how many scenes are selected, their total length, and the clips-project button. */
+export function SelectionToolbar({ count, length, onCreateClips, onClear }: SelectionToolbarProps) {
+  const { t } = useLingui();
+  const total = formatDuration(length);
+  return (
+    <Toolbar className="selection-toolbar" aria-label={t`Selected scenes`}>
+      <p className="selection-summary" aria-live="polite">
+        {count === 1 ? <Trans>1 scene selected</Trans> : <Trans>{count} scenes selected</Trans>}
+        <span className="selection-length">
+          <Trans>Length {total}</Trans>
+        </span>
+      </p>
+      <div className="selection-actions">
+        <Button variant="ghost" onPress={onClear} isDisabled={count === 0} aria-label={t`Clear selection`}>
+          <Trans>Clear</Trans>
+        </Button>
+        <Button onPress={onCreateClips}>
+          <Trans>Create clips project</Trans>
+        </Button>
+      </div>
+    </Toolbar>
+  );
+}

@@ -1,0 +1,8 @@
+import { createFileRoute } from "@tanstack/react-router";
+import { EditRoute, EDIT_ROUTE_PARAMS } from "../../features/edit/EditRoute";
+
+/** SPEC §2 Routes: /projects/{id}/music opens the project edit screen on that tab. */
+export const Route = createFileRoute("/_app/projects/$id/music")({
+  params: EDIT_ROUTE_PARAMS,
+  component: () => <EditRoute tab="music" />,
+});

@@ -1,0 +1,125 @@
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { I18nProvider } from "@lingui/react";
+import { i18n } from "@lingui/core";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Project } from "../../api/projects";
+import { makeProject } from "./edit-fixtures";
+
+globalThis.CSS ??= {} as typeof CSS;
+CSS.escape ??= (value: string) => value.replace(/[^\w-]/g, (c) => `\\${c}`);
+
+const worker = vi.hoisted(() => ({ updateProjectSettings: vi.fn(async () => ({ ok: true as const, data: {} })) }));
+vi.mock("../../src/worker", () => ({ worker }));
+const user = vi.hoisted(() => ({ current: { features: ["render_notifications"] } as { features: string[] } | null }));
+vi.mock("../../src/app/hooks", () => ({ useCurrentUser: () => user.current }));
+
+import { OptionsPanel } from "../../src/features/edit/OptionsPanel";
+import { optionPatch, optionsVisibility } from "../../src/features/edit/options";
+import { toasts } from "../../src/ui/Toast";
+
+const show = (over: Partial<Project>) => optionsVisibility(makeProject(over));
+const wrap = (project: Project) => render(<I18nProvider i18n={i18n}>{<OptionsPanel project={project} />}</I18nProvider>);
+const toggle = (name: string) => screen.queryByRole("switch", { name: new RegExp(`^${name}`) });
+const settle = () => act(async () => {});
+
+beforeAll(() => i18n.loadAndActivate({ locale: "en", messages: {} }));
+beforeEach(() => {
+  worker.updateProjectSettings.mockClear();
+  user.current = { features: ["render_notifications"] };
+  for (const toast of toasts.visibleToasts) toasts.close(toast.key);
+});
+afterEach(cleanup);
+
+describe("which options show (SPEC §5 Settings)", () => {
+  it("offers the voice booster only with the audio enhancer on and the footage not muted", () => {
+    expect(show({ audio_preprocessor: 0, mute_videos: 0 }).voiceBooster).toBe(false);
+    expect(show({ audio_preprocessor: 1, mute_videos: 0 }).voiceBooster).toBe(true);
+    expect(show({ audio_preprocessor: 1, mute_videos: 1 }).voiceBooster).toBe(false);
+  });
+  it("shows smooth cuts and auto-cut silences only with export_subtitle on", () => {
+    expect(show({ export_subtitle: 0 }).cutOptions).toBe(false);
+    expect(show({ export_subtitle: 1 }).cutOptions).toBe(true);
+  });
+  it("shows the subtitle style only with render_subtitle on", () => {
+    expect(show({ render_subtitle: 0 }).subtitleStyle).toBe(false);
+    expect(show({ render_subtitle: 1 }).subtitleStyle).toBe(true);
+  });
+  it("shows intro and outro music only with automatic music on", () => {
+    expect(show({ autobgm: 0 }).introOutroMusic).toBe(false);
+    expect(show({ autobgm: 1 }).introOutroMusic).toBe(true);
+  });
+});
+
+describe("what a change sends", () => {
+  it("clears the intro and outro modes when automatic music goes off, and starts them with music when on", () => {
+    expect(optionPatch(makeProject({ intro_mode: "music", outro_mode: "silent" }), "autobgm", 0)).toEqual({ autobgm: 0, intro_mode: "", outro_mode: "" });
+    expect(optionPatch(makeProject({ intro_mode: "", outro_mode: "silent" }), "autobgm", 1)).toEqual({ autobgm: 1, intro_mode: "music", outro_mode: "silent" });
+  });
+  it("turns the voice booster off with the audio enhancer", () => {
+    expect(optionPatch(makeProject(), "audio_preprocessor", 0)).toEqual({ audio_preprocessor: 0, voice_booster: 0 });
+    expect(optionPatch(makeProject(), "audio_preprocessor", 1)).toEqual({ audio_preprocessor: 1 });
+  });
+  it("sends other options alone", () => {
+    expect(optionPatch(makeProject(), "musicType", "bgmloud")).toEqual({ musicType: "bgmloud" });
+  });
+});
+
+describe("the Options tab", () => {
+  it("hides the dependent options while their switch is off", () => {
+    wrap(makeProject());
+    expect(toggle("Audio enhancer")).toBeTruthy();
+    expect(toggle("Voice booster")).toBeNull();
+    expect(toggle("Smooth cuts")).toBeNull();
+    expect(toggle("Auto-cut silences")).toBeNull();
+    expect(toggle("Drop shadow")).toBeNull();
+    expect(screen.queryByRole("listbox", { name: "Text colour" })).toBeNull();
+    expect(toggle("Music in the intro")).toBeNull();
+  });
+
+  it("shows them once their switch is on", () => {
+    wrap(makeProject({ audio_preprocessor: 1, export_subtitle: 1, render_subtitle: 1, autobgm: 1, intro_mode: "music", outro_mode: "silent" }));
+    expect(toggle("Voice booster")).toBeTruthy();
+    expect(toggle("Smooth cuts")).toBeTruthy();
+    expect(toggle("Auto-cut silences")).toBeTruthy();
+    expect(toggle("Drop shadow")).toBeTruthy();
+    expect(screen.getByRole("listbox", { name: "Text colour" }).querySelectorAll("[role=option]")).toHaveLength(10);
+    expect(screen.getByRole("listbox", { name: "Border colour" })).toBeTruthy();
+    expect((toggle("Music in the intro") as HTMLInputElement).checked).toBe(true);
+    expect((toggle("Music in the outro") as HTMLInputElement).checked).toBe(false);
+  });
+
+  it("hides the voice booster on muted footage", () => {
+    wrap(makeProject({ audio_preprocessor: 1, mute_videos: 1 }));
+    expect(toggle("Voice booster")).toBeNull();
+  });
+
+  it("saves a switch at once and says 'settings updated'", async () => {
+    wrap(makeProject());
+    fireEvent.click(toggle("Subtitles")!);
+    await settle();
+    expect(worker.updateProjectSettings).toHaveBeenCalledWith(41, { render_subtitle: 1 });
+    expect(toasts.visibleToasts.map((t) => t.content.title)).toContain("Settings updated");
+  });
+
+  it("sends the whole font when a subtitle colour is picked", async () => {
+    wrap(makeProject({ render_subtitle: 1 }));
+    fireEvent.click(within(screen.getByRole("listbox", { name: "Text colour" })).getByRole("option", { name: /Yellow/ }));
+    await settle();
+    expect(worker.updateProjectSettings).toHaveBeenCalledWith(41, { font: { color: "#ffd400", border_color: "#000000", dropshadow: 1 } });
+  });
+
+  it("says why a change failed", async () => {
+    worker.updateProjectSettings.mockResolvedValueOnce({ ok: false, failure: { kind: "network" } } as never);
+    wrap(makeProject());
+    fireEvent.click(toggle("Auto punch-in")!);
+    await settle();
+    const shown = toasts.visibleToasts.map((t) => [t.content.title, t.content.description]);
+    expect(shown).toContainEqual(["Could not update the settings", "No connection. Check your network and try again."]);
+  });
+
+  it("keeps render notifications for plans that have them", () => {
+    user.current = { features: [] };
+    wrap(makeProject());
+    expect((toggle("Render notifications") as HTMLInputElement).disabled).toBe(true);
+  });
+});
