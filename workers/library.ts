@@ -11,7 +11,7 @@ export const libraryScenesKey = (projectId: number, query: string) => `librarySc
 
 /** What the library needs of the other actions: the storyboard and the project reloaded after an insert. */
 export interface LibraryDeps {
-  loadStoryboard(projectId: number): Promise<unknown>;
+  loadStoryboard(projectId: number, fresh?: boolean): Promise<unknown>;
   reloadSlice(projectId: number, sceneIds: number[]): Promise<unknown>;
   refreshProject(projectId: number): Promise<unknown>;
 }
@@ -118,7 +118,7 @@ export function createLibraryActions(db: CutroomDb, call: ApiCall, deps: () => L
     async importScenes(projectId: number, order: number, pick: { scenes: number[]; projects: number[] }): Promise<Result<Scene[]>> {
       const result = await call("projects.import", { params: { id: projectId }, body: { order, scenes: pick.scenes, projects: pick.projects } });
       if (!result.ok) return result;
-      await Promise.all([deps().loadStoryboard(projectId), deps().refreshProject(projectId)]);
+      await Promise.all([deps().loadStoryboard(projectId, true), deps().refreshProject(projectId)]);
       return { ok: true, data: result.data.scenes };
     },
 

@@ -13,7 +13,7 @@ export interface RecreateOptions {
 }
 
 /** Reloads a project's scenes into the mirror (the scene actions' loader, shared so loads never overlap). */
-type LoadStoryboard = (projectId: number) => Promise<Result<{ total: number }>>;
+type LoadStoryboard = (projectId: number, fresh?: boolean) => Promise<Result<{ total: number }>>;
 
 /** Project actions: refresh the mirror from the API, and lifecycle calls that reload afterwards (SPEC §7). */
 export function createProjectActions(db: CutroomDb, call: ApiCall, loadStoryboard: LoadStoryboard = async () => ({ ok: true, data: { total: 0 } })) {
@@ -118,14 +118,14 @@ export function createProjectActions(db: CutroomDb, call: ApiCall, loadStoryboar
     /** Reset (the project's own options) or recreate (new ones) the storyboard; every scene edit is lost. */
     async recreateStoryboard(id: number, options: RecreateOptions): Promise<Result<Project>> {
       const result = await lifecycle(() => call("projects.recreateStoryboard", { params: { id }, body: options }), id);
-      if (result.ok) await loadStoryboard(id);
+      if (result.ok) await loadStoryboard(id, true);
       return result;
     },
 
     /** Every scene back to standard volumes, auto-duck on or off; the scenes are reloaded. */
     async resetVolumes(id: number, autoduck: boolean): Promise<Result<Project>> {
       const result = await lifecycle(() => call("projects.resetVolumes", { params: { id }, query: { autoduck: autoduck ? "true" : "false" } }), id);
-      if (result.ok) await loadStoryboard(id);
+      if (result.ok) await loadStoryboard(id, true);
       return result;
     },
   };

@@ -77,11 +77,16 @@ export function createSceneActions(db: CutroomDb, call: ApiCall) {
     return { ok: true, data: { total } };
   }
 
-  /** One load per project at a time; a second caller waits for the first. */
-  function loadStoryboard(projectId: number): Promise<Result<{ total: number }>> {
+  /**
+   * One load per project at a time; a second caller waits for the first. `fresh` (after an edit) does
+   * not join a load already under way, whose early batches may predate the edit: it loads again after it.
+   */
+  function loadStoryboard(projectId: number, fresh = false): Promise<Result<{ total: number }>> {
     const running = loading.get(projectId);
-    if (running) return running;
-    const promise = load(projectId).finally(() => loading.delete(projectId));
+    if (running && !fresh) return running;
+    const promise: Promise<Result<{ total: number }>> = (running ? running.catch(() => undefined).then(() => load(projectId)) : load(projectId)).finally(() => {
+      if (loading.get(projectId) === promise) loading.delete(projectId);
+    });
     loading.set(projectId, promise);
     return promise;
   }
@@ -123,7 +128,7 @@ export function createSceneActions(db: CutroomDb, call: ApiCall) {
     const result = await send();
     if (projectId !== undefined) {
       if (result.ok) await markNeedsRender(projectId);
-      await loadStoryboard(projectId);
+      await loadStoryboard(projectId, true);
       await call("projects.get", { params: { id: projectId } }).then((p) => (p.ok ? db.projects.put(p.data) : undefined));
     }
     return result;

@@ -134,7 +134,7 @@ describe("storyboard tools (SPEC §2 Storyboard, §7)", () => {
     expect(result.ok).toBe(true);
     expect(calls[0]).toEqual({ name: "projects.recreateStoryboard", input: { params: { id: 41 }, body: { autocutsilences: 0, smoothcuts: 1 } } });
     expect(names()).toEqual(["projects.recreateStoryboard", "projects.get"]);
-    expect(loadStoryboard).toHaveBeenCalledWith(41);
+    expect(loadStoryboard).toHaveBeenCalledWith(41, true);
     expect(await db.projects.get(41)).toMatchObject({ autocutsilences: 0, needs_render: 1 });
   });
 
@@ -151,7 +151,7 @@ describe("storyboard tools (SPEC §2 Storyboard, §7)", () => {
     handlers["projects.get"] = () => ok(makeProject({ autoduck: 0 }));
     await actions.resetVolumes(41, false);
     expect(calls[0]).toEqual({ name: "projects.resetVolumes", input: { params: { id: 41 }, query: { autoduck: "false" } } });
-    expect(loadStoryboard).toHaveBeenCalledWith(41);
+    expect(loadStoryboard).toHaveBeenCalledWith(41, true);
     expect(await db.projects.get(41)).toMatchObject({ autoduck: 0 });
   });
 

@@ -171,7 +171,7 @@ describe("inserting into a project", () => {
     const result = await actions.importScenes(3, 2, { scenes: [100], projects: [9] });
     expect(result.ok).toBe(true);
     expect(call).toHaveBeenCalledWith("projects.import", { params: { id: 3 }, body: { order: 2, scenes: [100], projects: [9] } });
-    expect(deps.loadStoryboard).toHaveBeenCalledWith(3);
+    expect(deps.loadStoryboard).toHaveBeenCalledWith(3, true);
     expect(deps.refreshProject).toHaveBeenCalledWith(3);
   });
 

@@ -4,7 +4,9 @@ import { i18n } from "@lingui/core";
 import { I18nProvider } from "@lingui/react";
 import type { Project } from "../../api/projects";
 import type { Scene } from "../../api/scenes";
-import { db } from "../../src/db";
+import { CutroomDb, db } from "../../src/db";
+import { createSceneActions } from "../../workers/scenes";
+import type { ApiCall } from "../../workers/api-client";
 import { autoScrollSpeed, clipsRequest, columnsFor, dropOrder, gapAt, mergeAfter, projectLength, shownScenes } from "../../src/features/storyboard/model";
 import { DRAG_SCROLL_SENSITIVITY } from "../../src/lib/constants";
 
@@ -173,6 +175,16 @@ describe("the Storyboard tab", () => {
     expect(screen.getByText("00:12")).toBeTruthy();
   });
 
+  it("shows the scenes loaded against the total while the storyboard loads", async () => {
+    await seed([scene(1, 0, 5), scene(2, 5, 10)]);
+    await db.meta.put({ key: `storyboard:${PROJECT_ID}`, value: { total: 30, loaded: 2, loading: true, fetchedAt: "" } });
+    show();
+    const bar = await screen.findByRole("progressbar", { name: "Loading scenes" });
+    expect(bar.getAttribute("aria-valuetext")).toBe("2 of 30 scenes");
+    await db.scenes.bulkPut(Array.from({ length: 28 }, (_, i) => scene(i + 3, 10 + i, 11 + i)));
+    await waitFor(() => expect(screen.queryByRole("progressbar", { name: "Loading scenes" })).toBeNull());
+  });
+
   it("turns select off when drag is turned on, and drag off when select is turned on", async () => {
     await seed([scene(1, 0, 5)]);
     show();
@@ -226,6 +238,21 @@ describe("the Storyboard tab", () => {
     fireEvent.click(await screen.findByRole("button", { name: "More actions for scene 1" }));
     fireEvent.click(await screen.findByRole("menuitem", { name: "Move later" }));
     await waitFor(() => expect(worker.moveScene).toHaveBeenCalledWith(101, 2));
+  });
+
+  it("moves a scene to a typed position", async () => {
+    await seed([scene(1, 0, 5), scene(2, 5, 10), scene(3, 10, 15), scene(4, 15, 20)]);
+    worker.moveScene.mockImplementation(() => ok({ scenes: [] }));
+    show();
+    fireEvent.click(await screen.findByRole("button", { name: "More actions for scene 1" }));
+    fireEvent.click(await screen.findByRole("menuitem", { name: /Move to position/ }));
+    const dialog = await screen.findByRole("dialog", { name: "Move scene 1" });
+    const position = within(dialog).getByRole("textbox", { name: /New position/ });
+    fireEvent.change(position, { target: { value: "3" } });
+    fireEvent.blur(position);
+    fireEvent.click(within(dialog).getByRole("button", { name: "Move" }));
+    // After scene 3: the 1-based order among the other scenes is 3.
+    await waitFor(() => expect(worker.moveScene).toHaveBeenCalledWith(101, 3));
   });
 
   it("sums the selected scenes in the selection toolbar", async () => {
@@ -320,5 +347,36 @@ describe("the Storyboard tab", () => {
     expect(mounted).toBeLessThan(40);
     expect(screen.getByRole("list", { name: "Scenes" }).style.height).toBe(`${2000 * 280}px`);
     expect(screen.getByText("1:06:40")).toBeTruthy();
+  });
+});
+
+describe("reloading after a structural edit (workers/scenes.ts)", () => {
+  it("loads again after a load already under way, whose first batches may predate the edit", async () => {
+    const mirror = new CutroomDb(`storyboard-reload-${Date.now()}`);
+    const scenes = [scene(1, 0, 5), scene(2, 5, 10)];
+    await mirror.scenes.bulkPut(scenes);
+    const pending: (() => void)[] = [];
+    const loads: number[] = [];
+    const call = (async (name: string) => {
+      if (name === "storyboard.get") {
+        loads.push(loads.length + 1);
+        await new Promise<void>((resolve) => pending.push(resolve));
+        return { ok: true, data: { projectId: PROJECT_ID, offset: 0, limit: 25, hasMoreScenes: false, timeline: { scenes, projectScenesTotal: 2 } } };
+      }
+      if (name === "scenes.order") return { ok: true, data: { scenes } };
+      return { ok: false, failure: { kind: "network" } };
+    }) as unknown as ApiCall;
+    const actions = createSceneActions(mirror, call);
+
+    const polling = actions.loadStoryboard(PROJECT_ID);
+    expect(actions.loadStoryboard(PROJECT_ID)).toBe(polling);
+    const moved = actions.moveScene(101, 2);
+    await vi.waitFor(() => expect(pending).toHaveLength(1));
+    pending.shift()!();
+    await polling;
+    await vi.waitFor(() => expect(loads).toEqual([1, 2]));
+    pending.shift()!();
+    expect((await moved).ok).toBe(true);
+    mirror.close();
   });
 });

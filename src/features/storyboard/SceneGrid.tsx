@@ -13,8 +13,8 @@ import { SceneDragLayer } from "./SceneDragLayer";
 /** Rows rendered beyond the viewport on each side: enough for a fast flick, few enough to mount quickly. */
 const OVERSCAN_ROWS = 2;
 /**
- * Above this scroll speed, cards coming into view mount as light placeholders (picture, number,
- * length) and become full cards once the scroll slows: a fling across thousands of scenes then
+ * Above this scroll speed, cards coming into view mount as light placeholders (picture and number)
+ * and become full cards once the scroll slows: a fling across thousands of scenes then
  * mounts no buttons at all, and frames keep coming.
  */
 const FAST_SCROLL_PX_PER_S = 4000;
@@ -124,21 +124,19 @@ export function SceneGrid(props: SceneGridProps) {
       const index = row.index * columns + column;
       const scene = shown[index];
       if (!scene) break;
+      const place = { index, count, x: column * (cellWidth + GRID_GAP), y: row.start - scrollMargin, width: cellWidth };
       const light = fast && !full.current.has(scene.id) && scene.id !== dragged && scene.id !== editingTextId;
-      if (!light) fullNow.add(scene.id);
+      if (light) {
+        cells.push(<LightCell key={scene.id} scene={scene} {...place} />);
+        continue;
+      }
+      fullNow.add(scene.id);
       cells.push(
-        light ? (
-          <LightCell key={scene.id} scene={scene} index={index} count={count} x={column * (cellWidth + GRID_GAP)} y={row.start - scrollMargin} width={cellWidth} />
-        ) : (
         <SceneCell
           key={scene.id}
           scene={scene}
           next={shown[index + 1]}
-          index={index}
-          count={count}
-          x={column * (cellWidth + GRID_GAP)}
-          y={row.start - scrollMargin}
-          width={cellWidth}
+          {...place}
           mergeable={mergeAfter[index] === true}
           mode={mode}
           readOnly={readOnly}
@@ -151,8 +149,7 @@ export function SceneGrid(props: SceneGridProps) {
           onSelectChange={onSelectChange}
           onAdd={onAdd}
           onMerge={onMerge}
-        />
-        ),
+        />,
       );
     }
   }

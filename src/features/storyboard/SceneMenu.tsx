@@ -67,6 +67,9 @@ function SceneMenuItems({ scene, readOnly, muted, online, canPlay, canMoveEarlie
           <SubmenuTrigger>
             <MenuItem className="menu-item" textValue={t`Change type`}>
               <Trans>Change type</Trans>
+              <span className="menu-chevron" aria-hidden="true">
+                ›
+              </span>
             </MenuItem>
             <Popover className="popover">
               <Menu className="menu" aria-label={t`Type of scene ${number}`} selectionMode="single" selectedKeys={[scene.type]} onAction={(key) => run(`type:${String(key)}`)}>

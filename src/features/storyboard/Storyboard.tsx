@@ -20,7 +20,7 @@ import type { SceneAction } from "./SceneMenu";
 import { SceneTools, type SceneTool } from "./SceneTools";
 import { SelectionToolbar } from "./SelectionToolbar";
 import { StoryboardToolbar } from "./StoryboardToolbar";
-import { notifySceneEdit, TextLinesEditor } from "./tools";
+import { notifySceneEdit, TextLinesEditor, volumeUnavailable } from "./tools";
 import { useOnline } from "./useOnline";
 import { useStoryboardData } from "./useStoryboardData";
 import "./storyboard.css";
@@ -28,9 +28,10 @@ import "./storyboard.css";
 /** The Storyboard tab of the project edit screen (SPEC §2 Storyboard). */
 export function Storyboard({ projectId }: { projectId: number }) {
   const { project, scenes, scenesLoaded, meta } = useStoryboardData(projectId);
+  const [loadFailed, setLoadFailed] = useState(false);
 
   // SPEC §4: 25 scenes first, then 250 at a time; SPEC §9: the scene list refreshes every 60 s.
-  usePolling(() => worker.loadStoryboard(projectId), projectId);
+  usePolling(async () => setLoadFailed(!(await worker.loadStoryboard(projectId)).ok), projectId);
 
   if (!project) {
     return (
@@ -39,7 +40,19 @@ export function Storyboard({ projectId }: { projectId: number }) {
       </p>
     );
   }
-  return <StoryboardView project={project} scenes={scenes} scenesLoaded={scenesLoaded} loading={meta ? meta.loading || meta.loaded < meta.total : !scenesLoaded || scenes.length === 0} loaded={meta?.loaded ?? scenes.length} total={meta?.total ?? 0} />;
+  // Before the first batch there is no count yet: loading, unless the load has already failed.
+  const loading = meta ? meta.loading : !loadFailed && (!scenesLoaded || scenes.length === 0);
+  return (
+    <StoryboardView
+      project={project}
+      scenes={scenes}
+      scenesLoaded={scenesLoaded}
+      loading={loading}
+      loadFailed={loadFailed && scenes.length === 0}
+      loaded={scenes.length}
+      total={meta?.total ?? 0}
+    />
+  );
 }
 
 interface StoryboardViewProps {
@@ -47,13 +60,16 @@ interface StoryboardViewProps {
   scenes: Scene[];
   scenesLoaded: boolean;
   loading: boolean;
+  /** Nothing in the mirror and the server could not be reached. */
+  loadFailed: boolean;
+  /** Scenes in the mirror, against the storyboard's total. */
   loaded: number;
   total: number;
 }
 
 type OpenTool = { tool: SceneTool | "moveTo"; sceneId: number };
 
-function StoryboardView({ project, scenes, scenesLoaded, loading, loaded, total }: StoryboardViewProps) {
+function StoryboardView({ project, scenes, scenesLoaded, loading, loadFailed, loaded, total }: StoryboardViewProps) {
   const { t, i18n } = useLingui();
   const navigate = useNavigate();
   const player = useReferencePlayer();
@@ -171,7 +187,8 @@ function StoryboardView({ project, scenes, scenesLoaded, loading, loaded, total 
 
   return (
     <section className="storyboard" aria-label={t`Storyboard`}>
-      {loading && total > 0 && (
+      {/* The first load fills the mirror batch by batch; a reload after an edit replaces rows in place and shows no bar. */}
+      {total > 0 && loaded < total && (
         <ProgressBar label={t`Loading scenes`} value={(Math.min(loaded, total) / total) * 100} valueLabel={t`${Math.min(loaded, total)} of ${total} scenes`} />
       )}
       {readOnly && (
@@ -195,7 +212,15 @@ function StoryboardView({ project, scenes, scenesLoaded, loading, loaded, total 
       )}
 
       {scenesLoaded && shown.length === 0 && !loading ? (
-        <p className="empty-state">{scenes.length === 0 ? <Trans>This project has no scenes yet.</Trans> : <Trans>Every scene is removed. Turn off “Hide removed scenes” to see them.</Trans>}</p>
+        <p className="empty-state" role="status">
+          {loadFailed ? (
+            <Trans>The scenes could not be loaded. They load by themselves when the connection is back.</Trans>
+          ) : scenes.length === 0 ? (
+            <Trans>This project has no scenes yet.</Trans>
+          ) : (
+            <Trans>Every scene is removed. Turn off “Hide removed scenes” to see them.</Trans>
+          )}
+        </p>
       ) : (
         <>
           {!readOnly && effectiveMode === "view" && (
@@ -211,7 +236,7 @@ function StoryboardView({ project, scenes, scenesLoaded, loading, loaded, total 
             mergeAfter={merges}
             mode={effectiveMode}
             readOnly={readOnly}
-            muted={project.mute_videos === 1}
+            muted={volumeUnavailable(project)}
             online={online}
             canPlay={player.available}
             selected={selected}
