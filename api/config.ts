@@ -18,6 +18,8 @@ export const PublicConfig = z.object({
   }),
   sunsetRedirectUrl: z.string().nullable(),
   betaHost: z.boolean(),
+  /** Web Push: the VAPID public key to subscribe with; null when this server sends no pushes. */
+  push: z.object({ vapidPublicKey: z.string().nullable() }),
 });
 export type PublicConfig = z.infer<typeof PublicConfig>;
 

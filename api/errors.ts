@@ -40,6 +40,9 @@ export const ErrorCode = z.enum([
   "media_in_use",
   "not_library_item",
   "overlay_needs_one_scene",
+  // Idempotency-Key (ARCHITECTURE "Idempotency"): a key sent again with another call, or while its first call runs.
+  "idempotency_key_reused",
+  "idempotency_in_flight",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

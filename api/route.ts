@@ -16,6 +16,11 @@ export interface RouteDef {
   response: z.ZodType;
   /** Response status on success (default 200). */
   status?: number;
+  /**
+   * Whether the call changes state, so an `Idempotency-Key` replays its stored answer. Default: every
+   * method but GET; SPEC §7's state-changing GETs say true, POSTs that only read say false.
+   */
+  mutation?: boolean;
 }
 
 export const API_BASE = "/api/v1";

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { route } from "./route";
 import { CaptchaChallenge, PublicConfig } from "./config";
 import { Locale } from "./locales";
+import { PushSubscribeBody, PushSubscriptionInfo, PushUnsubscribeBody, PushUnsubscribed } from "./push";
 import { Plan, PlanInterval } from "./plans";
 import { LibraryCreateBody, LibraryCreateResponse, LibraryItem, LibraryListQuery, LibraryProjectSearchQuery, LibraryScenesQuery, LibrarySearchQuery, MediaFile, Paginated } from "./media";
 import { Scene, SceneId, Scenes, SceneUpdateBody, Storyboard, StoryboardBody, StoryboardQuery, TrimBody } from "./scenes";
@@ -60,7 +61,7 @@ export const routes = {
   "projects.highlights": route({ method: "GET", path: "/projects/:id/highlights", auth: "user", summary: "What the automatic edit did", params: ProjectId, response: Highlights }),
   "projects.update": route({ method: "PUT", path: "/projects/:id", auth: "user", summary: "Change a project's name or settings", params: ProjectId, body: ProjectUpdateBody, response: Project }),
   "projects.recreateStoryboard": route({ method: "POST", path: "/projects/:id/recreatestoryboard", auth: "user", summary: "Rebuild the storyboard from the analysis (all scene edits are lost)", params: ProjectId, body: RecreateStoryboardBody, response: Project }),
-  "projects.resetVolumes": route({ method: "GET", path: "/projects/:id/reset/volumes", auth: "user", summary: "Every scene back to standard volumes; auto-duck on or off", params: ProjectId, query: ResetVolumesQuery, response: Project }),
+  "projects.resetVolumes": route({ method: "GET", path: "/projects/:id/reset/volumes", auth: "user", summary: "Every scene back to standard volumes; auto-duck on or off", params: ProjectId, query: ResetVolumesQuery, response: Project, mutation: true }),
   "projects.delete": route({ method: "DELETE", path: "/projects/:id", auth: "user", summary: "Delete a project (not undoable)", params: ProjectId, response: Project }),
   "projects.dequeue": route({ method: "DELETE", path: "/projects/:id/queue", auth: "user", summary: "Take a queued project out of the queue", params: ProjectId, response: Project }),
   "projects.restart": route({ method: "POST", path: "/projects/:id/restart", auth: "user", summary: "Queue a project that was taken out of the queue, or failed", params: ProjectId, response: Project }),
@@ -69,23 +70,26 @@ export const routes = {
   "projects.import": route({ method: "POST", path: "/projects/:id/library/import", auth: "user", summary: "Insert library scenes at a position", params: ProjectId, body: ImportBody, response: Scenes }),
   "projects.importOverlay": route({ method: "POST", path: "/projects/:id/library/import/overscene", auth: "user", summary: "Put one library scene over a scene of the project", params: ProjectId, body: OverlayImportBody, response: Scene }),
   "projects.cuts": route({ method: "POST", path: "/projects/:id/cuts", auth: "user", summary: "Create a clips project from selected scenes", params: ProjectId, body: CutsBody, response: CutsResponse }),
-  "projects.reopen": route({ method: "GET", path: "/projects/:id/reopen", auth: "user", summary: "Move a finished project back to the storyboard", params: ProjectId, response: Project }),
+  "projects.reopen": route({ method: "GET", path: "/projects/:id/reopen", auth: "user", summary: "Move a finished project back to the storyboard", params: ProjectId, response: Project, mutation: true }),
 
-  "storyboard.get": route({ method: "POST", path: "/projects/:id/storyboard", auth: "user", summary: "A slice of the storyboard (25 first, then 250 at a time)", params: ProjectId, query: StoryboardQuery, body: StoryboardBody, response: Storyboard }),
+  "storyboard.get": route({ method: "POST", path: "/projects/:id/storyboard", auth: "user", summary: "A slice of the storyboard (25 first, then 250 at a time)", params: ProjectId, query: StoryboardQuery, body: StoryboardBody, response: Storyboard, mutation: false }),
   "scenes.get": route({ method: "GET", path: "/scenes/:id", auth: "user", summary: "One scene", params: SceneId, response: Scene }),
   "scenes.update": route({ method: "PUT", path: "/scenes/:id", auth: "user", summary: "Text lines and volumes of a scene", params: SceneId, body: SceneUpdateBody, response: Scene }),
   "scenes.removeLines": route({ method: "POST", path: "/scenes/:id/removelines", auth: "user", summary: "Remove a scene's text lines", params: SceneId, response: Scene }),
   "scenes.splitByLine": route({ method: "POST", path: "/scenes/:id/splitbyline/:line", auth: "user", summary: "Split before a text line (1-based)", params: SceneId.extend({ line: z.coerce.number().int() }), response: Scenes }),
   "scenes.splitByPosition": route({ method: "POST", path: "/scenes/:id/splitbyposition/:position", auth: "user", summary: "Split at seconds into the scene", params: SceneId.extend({ position: z.coerce.number() }), response: Scenes }),
   "scenes.mergeNext": route({ method: "POST", path: "/scenes/:id/mergenextscene", auth: "user", summary: "Merge with the next scene", params: SceneId, response: Scene }),
-  "scenes.show": route({ method: "GET", path: "/scenes/:id/show", auth: "user", summary: "Restore a removed scene", params: SceneId, response: Scene }),
-  "scenes.hide": route({ method: "GET", path: "/scenes/:id/hide", auth: "user", summary: "Remove a scene (restorable)", params: SceneId, response: Scene }),
-  "scenes.order": route({ method: "GET", path: "/scenes/:id/order/:order", auth: "user", summary: "Move a scene to a 1-based position", params: SceneId.extend({ order: z.coerce.number().int() }), response: Scenes }),
-  "scenes.typeDefault": route({ method: "GET", path: "/scenes/:id/type", auth: "user", summary: "Make a scene a default one", params: SceneId, response: Scene }),
-  "scenes.type": route({ method: "GET", path: "/scenes/:id/type/:type", auth: "user", summary: "Make a scene the intro or the outro", params: SceneId.extend({ type: z.enum(["intro", "outro"]) }), response: Scene }),
+  "scenes.show": route({ method: "GET", path: "/scenes/:id/show", auth: "user", summary: "Restore a removed scene", params: SceneId, response: Scene, mutation: true }),
+  "scenes.hide": route({ method: "GET", path: "/scenes/:id/hide", auth: "user", summary: "Remove a scene (restorable)", params: SceneId, response: Scene, mutation: true }),
+  "scenes.order": route({ method: "GET", path: "/scenes/:id/order/:order", auth: "user", summary: "Move a scene to a 1-based position", params: SceneId.extend({ order: z.coerce.number().int() }), response: Scenes, mutation: true }),
+  "scenes.typeDefault": route({ method: "GET", path: "/scenes/:id/type", auth: "user", summary: "Make a scene a default one", params: SceneId, response: Scene, mutation: true }),
+  "scenes.type": route({ method: "GET", path: "/scenes/:id/type/:type", auth: "user", summary: "Make a scene the intro or the outro", params: SceneId.extend({ type: z.enum(["intro", "outro"]) }), response: Scene, mutation: true }),
   "scenes.trim": route({ method: "PUT", path: "/scenes/:id/trim", auth: "user", summary: "Move the trim markers", params: SceneId, body: TrimBody, response: Scene }),
   "scenes.removeOverlay": route({ method: "DELETE", path: "/scenes/:id/overscene", auth: "user", summary: "Take the overlay off a scene", params: SceneId, response: Scene }),
   "scenes.duplicate": route({ method: "POST", path: "/scenes/:id/duplicate", auth: "user", summary: "Duplicate a scene after itself", params: SceneId, response: Scenes }),
+
+  "push.subscribe": route({ method: "POST", path: "/push/subscriptions", auth: "user", summary: "Keep this browser's push subscription for render notifications", body: PushSubscribeBody, response: PushSubscriptionInfo, status: 201 }),
+  "push.unsubscribe": route({ method: "DELETE", path: "/push/subscriptions", auth: "user", summary: "Forget one of the user's push subscriptions", body: PushUnsubscribeBody, response: PushUnsubscribed }),
 
   "plans.list": route({ method: "GET", path: "/payment/plans", auth: "none", summary: "Plans by billing interval", query: PlanInterval, response: z.array(Plan) }),
   "plans.free": route({ method: "GET", path: "/payment/freeplan", auth: "none", summary: "The free plan", response: Plan }),

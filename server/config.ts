@@ -35,9 +35,17 @@ const EnvSchema = z.object({
   STATIC_DIR: z.string().default("./dist"),
   JOB_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   JOB_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
+  PUSH: z.enum(["webpush", "outbox", "off"]).default("webpush"),
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, "must be a mailto: address or an https: URL")
+    .optional(),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
+
+/** `Name <a@b>` or `a@b` → `a@b`. */
+const mailAddress = (from: string) => /<([^<>\s]+@[^<>\s]+)>/.exec(from)?.[1] ?? (/^[^\s<>]+@[^\s<>]+$/.test(from.trim()) ? from.trim() : undefined);
 
 /** Environment → typed config. Every value has a default so `npm start` works alone. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
@@ -87,5 +95,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     sunsetRedirectUrl: e.SUNSET_REDIRECT_URL ?? null,
     betaHost: e.BETA_HOST,
+    push: {
+      mode: e.PUSH,
+      outboxDir: path.join(dataDir, "push-outbox"),
+      // Push services contact this address when a sender misbehaves.
+      vapidSubject: e.VAPID_SUBJECT ?? `mailto:${mailAddress(e.MAIL_FROM) ?? "admin@localhost"}`,
+    },
   } as const;
 }

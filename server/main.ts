@@ -1,3 +1,4 @@
+import type { Agent } from "node:https";
 import type { FastifyInstance } from "fastify";
 import { loadConfig, type Config } from "./config";
 import { migrate, openSqlite, type Db } from "./db";
@@ -6,6 +7,8 @@ import { getOrCreateSetting, randomSecret } from "./db/settings";
 import { buildApp } from "./http/app";
 import { loadServerI18n } from "./notify/i18n";
 import { outboxMailer, smtpMailer, type Mailer } from "./notify/mail";
+import { loadVapidKeys, outboxPushSender, webPushSender, type PushLog } from "./notify/push";
+import { createPush } from "./services/push";
 import { createAccounts } from "./services/accounts";
 import { altchaProvider, noCaptcha, recaptchaProvider, type CaptchaProvider } from "./services/captcha";
 import { fileLinks } from "./services/file-links";
@@ -33,6 +36,8 @@ export interface Overrides {
   captcha?: CaptchaProvider;
   /** Tests may hold the runner back to look at queued work. */
   startRunner?: boolean;
+  /** The HTTPS agent for Web Push requests (tests trust their local receiver's certificate with it). */
+  pushAgent?: Agent;
 }
 
 /** Composition root: config → db (migrate) → services → http. */
@@ -53,7 +58,8 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   // The mailer needs a logger, and the logger is made with the app; a late-bound reference joins them.
   let mailer: Mailer | undefined = overrides.mailer;
   const lateMailer: Mailer = { send: (mail) => mailer!.send(mail) };
-  const accounts = createAccounts({ db, mailer: lateMailer, captcha, secret, publicUrl: config.publicUrl, i18n: loadServerI18n() });
+  const i18n = loadServerI18n();
+  const accounts = createAccounts({ db, mailer: lateMailer, captcha, secret, publicUrl: config.publicUrl, i18n });
   const store = localFileStore(config.storeDir);
   const links = fileLinks(secret);
   const queue = new LocalQueue(db);
@@ -79,10 +85,18 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   });
   const projects = createProjects({ db, queue, links, isPaid: accounts.isPaid, library });
   const edits = createStoryboardEdits({ db, scenes, projects });
-  const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, edits, uploads, links, store });
+  // Web Push (issue 5): VAPID keys made on first start; the log is bound late, like the mailer's.
+  const vapid = config.push.mode === "off" ? null : await loadVapidKeys(db);
+  const pushLog: PushLog = { info: (fields, message) => app.log.info(fields, message), warn: (fields, message) => app.log.warn(fields, message) };
+  const pushSender =
+    !vapid ? null
+    : config.push.mode === "outbox" ? outboxPushSender(config.push.outboxDir, pushLog)
+    : webPushSender({ vapid, subject: config.push.vapidSubject, agent: overrides.pushAgent });
+  const push = createPush({ db, sender: pushSender, i18n, log: pushLog });
+  const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, edits, uploads, links, store, push, vapidPublicKey: vapid?.publicKey ?? null });
   mailer ??= config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(config.outboxDir, config.mailFrom, app.log);
 
-  const pipeline = createPipeline({ db, store, log: app.log });
+  const pipeline = createPipeline({ db, store, log: app.log, onRenderDone: push.notifyRender });
   const startRunner = () =>
     queue.start(pipeline.handlers, {
       concurrency: config.jobs.concurrency,

@@ -8,6 +8,8 @@ import * as m0002 from "./migrations/0002_media_projects_jobs";
 import * as m0003 from "./migrations/0003_applied_features";
 import * as m0004 from "./migrations/0004_scene_framing_overlays";
 import * as m0005 from "./migrations/0005_library_projects";
+import * as m0006 from "./migrations/0006_idempotency";
+import * as m0007 from "./migrations/0007_push_subscriptions";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +18,8 @@ const migrations: Record<string, Migration> = {
   "0003_applied_features": m0003,
   "0004_scene_framing_overlays": m0004,
   "0005_library_projects": m0005,
+  "0006_idempotency": m0006,
+  "0007_push_subscriptions": m0007,
 };
 
 export type Db = Kysely<Database>;

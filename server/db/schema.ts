@@ -74,6 +74,8 @@ export interface Database {
   project_media: ProjectMediaTable;
   scenes: ScenesTable;
   jobs: JobsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  push_subscriptions: PushSubscriptionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -203,6 +205,29 @@ export interface JobsTable {
   lease_owner: string | null;
   lease_expires_at: string | null;
   last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The stored answer to an Idempotency-Key; `status` is null while the first request runs. */
+export interface IdempotencyKeysTable {
+  user_id: number;
+  key: string;
+  method: string;
+  path: string;
+  status: number | null;
+  body: string | null;
+  created_at: string;
+}
+
+export interface PushSubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  device: string | null;
+  expires_at: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -26,6 +26,9 @@ import { registerErrorHandling } from "./errors";
 import { registerStaticApp } from "./static";
 import { publicRoutes } from "./resources/public";
 import { userRoutes } from "./resources/user";
+import { pushRoutes } from "./resources/push";
+import { registerIdempotency } from "./idempotency";
+import type { Push } from "../services/push";
 
 export interface AppDeps {
   config: Config;
@@ -39,6 +42,9 @@ export interface AppDeps {
   uploads: Uploads;
   links: FileLinks;
   store: FileStore;
+  push: Push;
+  /** Served in GET /config; null when PUSH=off. */
+  vapidPublicKey: string | null;
 }
 
 const REDACT = ["req.headers.authorization", "req.headers.cookie", "req.body.password", "req.body.password_confirmation"];
@@ -112,11 +118,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           "handoff.exchange": perMinute(config.rateLimits.login, (ip) => `handoff:${ip}`),
         },
       };
+      // Before the routes: it hooks into each one as it is registered.
+      registerIdempotency(api, deps.db);
       userRoutes(api, hooks, deps.accounts);
       publicRoutes(api, hooks, deps);
       libraryRoutes(api, hooks, deps.library);
       projectRoutes(api, hooks, deps.projects, deps.edits);
       sceneRoutes(api, hooks, deps.scenes);
+      pushRoutes(api, hooks, deps.push);
       fileRoutes(api, deps);
     },
     { prefix: API_BASE },

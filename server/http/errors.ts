@@ -39,6 +39,8 @@ const STATUS: Record<ErrorCode, number> = {
   media_in_use: 409,
   not_library_item: 409,
   overlay_needs_one_scene: 400,
+  idempotency_key_reused: 422,
+  idempotency_in_flight: 409,
 };
 
 export const statusOf = (code: ErrorCode) => STATUS[code];

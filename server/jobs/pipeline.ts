@@ -25,7 +25,7 @@ export interface PipelineDeps {
   db: Db;
   store: FileStore;
   log: FastifyBaseLogger;
-  /** Called when a project's render finished or failed (notifications arrive with issue 5). */
+  /** Called when a project's render (a preview or the final one) finished or failed: the push notifier. */
   onRenderDone?: (project: ProjectRow, ok: boolean) => Promise<void>;
 }
 
@@ -229,7 +229,8 @@ export function createPipeline(deps: PipelineDeps) {
     const projectId = (job.payload as { projectId?: number }).projectId;
     if (!projectId) return;
     const project = await updateProject(db, projectId, { status: "Failed", failure: FAILED_MESSAGE, is_queued: 0 });
-    await deps.onRenderDone?.(project, false);
+    // Creating a project ends with its first preview render; the other jobs are not renders.
+    if (job.type === "render" || job.type === "create-project") await deps.onRenderDone?.(project, false);
   }
 
   return { handlers, onFailed, ingest: ingestOnce };

@@ -39,6 +39,8 @@ const CODE_MESSAGES: Record<ErrorCode, MessageDescriptor> = {
   media_in_use: msg`This file is used in a project and cannot be deleted.`,
   not_library_item: msg`Only uploaded library files can be removed.`,
   overlay_needs_one_scene: msg`Choose exactly one scene to put over this scene.`,
+  idempotency_key_reused: msg`This change was already sent as a different request, so it was not applied.`,
+  idempotency_in_flight: msg`This change is still being saved. Try again in a moment.`,
 };
 
 const FIELD_MESSAGES: Record<FieldErrorCode, MessageDescriptor> = {

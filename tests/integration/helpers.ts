@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { solveChallenge } from "altcha-lib";
 import { loadConfig } from "../../server/config";
-import { createServer, type Server } from "../../server/main";
+import { createServer, type Overrides, type Server } from "../../server/main";
 import type { Mail, Mailer } from "../../server/notify/mail";
 
 export interface TestServer extends Server {
@@ -18,13 +18,13 @@ export interface TestServer extends Server {
 
 let counter = 0;
 
-export async function startTestServer(env: Record<string, string> = {}, options: { startRunner?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, options: Omit<Overrides, "mailer"> = {}): Promise<TestServer> {
   // Under a dot-directory on purpose: the app must not care where DATA_DIR lives.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), ".cutroom-it-"));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ALTCHA_MAX_NUMBER: "2000", RATE_LIMIT_LOGIN: "1000", RATE_LIMIT_REGISTER: "1000", RATE_LIMIT_RESEND: "1000", STATIC_DIR: path.join(dataDir, "no-app"), ...env });
   const mails: Mail[] = [];
   const mailer: Mailer = { send: async (mail) => void mails.push(mail) };
-  const server = await createServer(config, { mailer, startRunner: options.startRunner });
+  const server = await createServer(config, { ...options, mailer });
 
   const captchaPayload = async () => {
     const res = await server.app.inject({ method: "GET", url: "/api/v1/captcha/challenge" });

@@ -9,6 +9,7 @@ const config = (sunsetRedirectUrl: string | null) => ({
     links: { newAiApp: "", pricing: "", help: "", contact: "", terms: "", forgotPassword: "", aiProduct: "", tipsVideo: "" },
     sunsetRedirectUrl,
     betaHost: false,
+    push: { vapidPublicKey: null },
   },
 });
 

@@ -24,7 +24,7 @@ const toPlan = (row: PlanRow) => {
 };
 
 /** What anyone may read: the server's public set-up, the captcha challenge, plans. */
-export function publicRoutes(app: FastifyInstance, hooks: RouteHooks, deps: { config: Config; db: Db; captcha: CaptchaProvider }) {
+export function publicRoutes(app: FastifyInstance, hooks: RouteHooks, deps: { config: Config; db: Db; captcha: CaptchaProvider; vapidPublicKey: string | null }) {
   const { config, db, captcha } = deps;
   registerRoutes(app, hooks, {
     "config.get": async () => ({
@@ -32,6 +32,7 @@ export function publicRoutes(app: FastifyInstance, hooks: RouteHooks, deps: { co
       links: config.links,
       sunsetRedirectUrl: config.sunsetRedirectUrl,
       betaHost: config.betaHost,
+      push: { vapidPublicKey: deps.vapidPublicKey },
     }),
     "captcha.challenge": async () => {
       const challenge = await captcha.challenge();
