@@ -36,6 +36,8 @@ const EnvSchema = z.object({
   JOB_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   JOB_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
   PUSH: z.enum(["webpush", "outbox", "off"]).default("webpush"),
+  /** 1 lets subscriptions point at loopback or private addresses (a local push service in tests). */
+  PUSH_PRIVATE_ENDPOINTS: z.enum(["0", "1"]).default("0"),
   VAPID_SUBJECT: z
     .string()
     .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, "must be a mailto: address or an https: URL")
@@ -98,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     push: {
       mode: e.PUSH,
       outboxDir: path.join(dataDir, "push-outbox"),
+      privateEndpoints: e.PUSH_PRIVATE_ENDPOINTS === "1",
       // Push services contact this address when a sender misbehaves.
       vapidSubject: e.VAPID_SUBJECT ?? `mailto:${mailAddress(e.MAIL_FROM) ?? "admin@localhost"}`,
     },

@@ -92,7 +92,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     !vapid ? null
     : config.push.mode === "outbox" ? outboxPushSender(config.push.outboxDir, pushLog)
     : webPushSender({ vapid, subject: config.push.vapidSubject, agent: overrides.pushAgent });
-  const push = createPush({ db, sender: pushSender, i18n, log: pushLog });
+  const push = createPush({ db, sender: pushSender, i18n, log: pushLog, privateEndpoints: config.push.privateEndpoints });
   const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, edits, uploads, links, store, push, vapidPublicKey: vapid?.publicKey ?? null });
   mailer ??= config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(config.outboxDir, config.mailFrom, app.log);
 

@@ -21,6 +21,25 @@ export interface PushDeps {
   sender: PushSender | null;
   i18n: (locale: string) => I18n;
   log: PushLog;
+  /** Subscriptions may point at loopback/private hosts (tests with a local push service only). */
+  privateEndpoints?: boolean;
+}
+
+/**
+ * A push endpoint on this machine or the private network would let a user make the server POST to
+ * internal services; real push services are public hosts. (A public name resolving to a private
+ * address is not caught here.)
+ */
+export function isPrivateEndpoint(endpoint: string): boolean {
+  const host = new URL(endpoint).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local") || host.endsWith(".internal")) return true;
+  const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(host);
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    return a === 10 || a === 127 || a === 0 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
+  }
+  if (host.includes(":")) return host === "::1" || host === "::" || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith("::ffff:");
+  return false;
 }
 
 const decoded = (base64url: string) => Buffer.from(base64url, "base64url");
@@ -49,6 +68,7 @@ export function createPush(deps: PushDeps) {
       const fields = {
         ...(decoded(body.keys.p256dh).length === 65 && decoded(body.keys.p256dh)[0] === 4 ? {} : { "keys.p256dh": "invalid" as const }),
         ...(decoded(body.keys.auth).length === 16 ? {} : { "keys.auth": "invalid" as const }),
+        ...(!deps.privateEndpoints && isPrivateEndpoint(body.endpoint) ? { endpoint: "invalid" as const } : {}),
       };
       if (Object.keys(fields).length) throw new DomainError("validation_failed", "Some fields are not valid", fields);
       const row = await upsertPushSubscription(db, {

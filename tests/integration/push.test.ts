@@ -137,7 +137,7 @@ beforeAll(async () => {
   // Trusts only this test's certificate; TLS checks stay on everywhere.
   agent = new https.Agent({ ca: cert });
 
-  server = await startTestServer({}, { pushAgent: agent });
+  server = await startTestServer({ PUSH_PRIVATE_ENDPOINTS: "1" }, { pushAgent: agent });
   base = await listen(server);
   token = (await server.signUp()).token;
   other = (await server.signUp()).token;
@@ -181,6 +181,23 @@ describe("VAPID keys", () => {
 });
 
 describe("subscriptions", () => {
+  it("refuse endpoints on this machine or the private network unless the server allows them", async () => {
+    const guarded = await startTestServer({}, { startRunner: false });
+    try {
+      const { token } = await guarded.signUp();
+      const probe = newBrowser("/push/private");
+      for (const endpoint of ["https://localhost:9/push", "https://127.0.0.1/push", "https://10.1.2.3/push", "https://192.168.0.4/push", "https://[::1]/push", "https://169.254.169.254/latest"]) {
+        const res = await guarded.app.inject({ method: "POST", url: "/api/v1/push/subscriptions", headers: { authorization: `Bearer ${token}` }, payload: { ...subscription(probe), endpoint } });
+        expect(res.statusCode, endpoint).toBe(422);
+        expect(res.json().fields, endpoint).toHaveProperty("endpoint");
+      }
+      const publicHost = await guarded.app.inject({ method: "POST", url: "/api/v1/push/subscriptions", headers: { authorization: `Bearer ${token}` }, payload: { ...subscription(probe), endpoint: "https://fcm.googleapis.com/fcm/send/abc" } });
+      expect(publicHost.statusCode).toBe(201);
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it("are refused when they could never be delivered: not https, or keys that are not a P-256 point and a 16-byte secret", async () => {
     const probe = newBrowser("/push/refused");
     const plain = await api("POST", "/push/subscriptions", { ...subscription(probe), endpoint: "http://localhost/push/x" });
