@@ -1,7 +1,8 @@
 import { defineConfig } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 8181);
-export const E2E_DATA_DIR = ".tmp/e2e-data";
+/** E2E_DATA_DIR lets two runs (e.g. with another E2E_PORT) share the tree without sharing data. */
+export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? ".tmp/e2e-data";
 
 export default defineConfig({
   testDir: "tests/e2e",

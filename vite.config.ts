@@ -27,18 +27,39 @@ export default defineConfig({
       injectRegister: false,
       registerType: "prompt",
       manifest: {
+        // A stable identity: the installed app stays the same app if start_url ever changes.
+        id: "/",
         name: "Cutroom",
         short_name: "Cutroom",
         description: "AI-assisted video editor: silences cut, subtitles, music, storyboard.",
+        lang: "en",
+        categories: ["productivity"],
         theme_color: "#5b3df5",
         background_color: "#111018",
         display: "standalone",
         start_url: "/",
         scope: "/",
         icons: [
-          { src: "/icons/icon-192.png", sizes: "192x192", type: "image/png" },
-          { src: "/icons/icon-512.png", sizes: "512x512", type: "image/png" },
+          { src: "/icons/icon-192.png", sizes: "192x192", type: "image/png", purpose: "any" },
+          { src: "/icons/icon-512.png", sizes: "512x512", type: "image/png", purpose: "any" },
+          // Full-bleed artwork with the logo inside the safe zone, for launchers that crop to a shape.
+          { src: "/icons/maskable-192.png", sizes: "192x192", type: "image/png", purpose: "maskable" },
           { src: "/icons/maskable-512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
+        ],
+        // Long-press on the installed icon (SPEC §2 routes /open and /library).
+        shortcuts: [
+          {
+            name: "Project list",
+            short_name: "Projects",
+            url: "/open",
+            icons: [{ src: "/icons/shortcut-projects-96.png", sizes: "96x96", type: "image/png" }],
+          },
+          {
+            name: "Media library",
+            short_name: "Library",
+            url: "/library",
+            icons: [{ src: "/icons/shortcut-library-96.png", sizes: "96x96", type: "image/png" }],
+          },
         ],
       },
       injectManifest: {

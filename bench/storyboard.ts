@@ -13,7 +13,8 @@
  * Targets: first cards ≤ 1 s with 2,000 scenes and ≤ 1.5× the 25-scene time; dropped frames ≤ 5 %;
  * heap ≤ 3× and DOM elements ≤ 2× the 25-scene project (the list is virtualised).
  * `--profile` also writes a CPU profile of the 2,000-scene load and scroll and prints its hottest functions;
- * `--no-build` uses the app already in .tmp/bench/dist (e.g. while someone's edit breaks the build).
+ * `--no-build` uses the app already in .tmp/bench/dist (e.g. while someone's edit breaks the build);
+ * `--repeats=N` runs each size N times (3 by default).
  */
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -29,9 +30,11 @@ const BENCH_DIR = path.resolve(".tmp/bench");
 const DIST_DIR = path.join(BENCH_DIR, "dist");
 const DATA_DIR = path.join(BENCH_DIR, "storyboard-data");
 const PROFILE_DIR = path.join(BENCH_DIR, "storyboard-profiles");
+const ERROR_SHOT = path.join(BENCH_DIR, "storyboard-error.png");
 const SIZES = { small: 25, large: 2_000 } as const;
 type Size = keyof typeof SIZES;
-const REPEATS = 3;
+/** Runs of each size, medians reported; `--repeats=N` asks for more on a busy machine. */
+const REPEATS = Number(process.argv.find((a) => a.startsWith("--repeats="))?.slice("--repeats=".length) ?? 3);
 /** The first screen: at most this many cards (the first batch of the loader). */
 const FIRST_CARDS = 25;
 const VIEWPORT = { width: 1280, height: 800 };
@@ -309,7 +312,9 @@ async function main(): Promise<void> {
     console.log("Building the app into .tmp/bench/dist (only when sources changed) …");
     buildIfNeeded(DIST_DIR);
   }
+  if (!Number.isInteger(REPEATS) || REPEATS < 1) throw new Error("--repeats wants a whole number ≥ 1");
   await rm(DATA_DIR, { recursive: true, force: true });
+  await rm(ERROR_SHOT, { force: true });
   await mkdir(DATA_DIR, { recursive: true });
 
   let bench: BenchServer | undefined;
@@ -374,7 +379,10 @@ async function main(): Promise<void> {
 
     const [load1 = 0] = os.loadavg();
     console.log(`\nStoryboard in Chromium (headless, ${VIEWPORT.width}×${VIEWPORT.height}); medians of ${REPEATS} runs. Cards are [data-scene-id] elements (or named /${CARD_NAME}/); the list scrolls in ${runs.small[0]?.scroller ?? "?"}.`);
-    console.log(`Machine: ${os.cpus().length} cores, load average ${load1.toFixed(2)} at the end. A frame is dropped when it takes > ${DROPPED_FRAME_MS.toFixed(1)} ms.\n`);
+    const cores = os.cpus().length;
+    console.log(`Machine: ${cores} cores, load average ${load1.toFixed(2)} at the end. A frame is dropped when it takes > ${DROPPED_FRAME_MS.toFixed(1)} ms.`);
+    if (load1 > cores) console.log("The machine is busy (load above its cores): the browser waits for CPU, so times and dropped frames are pessimistic.");
+    console.log("");
     printTable(report(runs, dragNote));
     if (dragNote) console.log(`\nDrag: ${dragNote}`);
     if (uncompiled) {
@@ -384,8 +392,7 @@ async function main(): Promise<void> {
     }
   } catch (error) {
     // What the page showed when the harness failed, to see why.
-    const shot = path.join(BENCH_DIR, "storyboard-error.png");
-    if (await page?.screenshot({ path: shot, fullPage: false }).catch(() => undefined)) console.error(`The page at the failure: ${path.relative(process.cwd(), shot)} (${page?.url()})`);
+    if (await page?.screenshot({ path: ERROR_SHOT }).catch(() => undefined)) console.error(`The page at the failure: ${path.relative(process.cwd(), ERROR_SHOT)} (${page?.url()})`);
     throw error;
   } finally {
     await browser?.close();

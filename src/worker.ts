@@ -5,3 +5,9 @@ import type { Actions } from "../workers/actions";
 export const worker = Comlink.wrap<Actions>(
   new Worker(new URL("../workers/sync.worker.ts", import.meta.url), { type: "module", name: "cutroom-sync" }),
 );
+
+// ARCHITECTURE "Offline edits": the tab shows again or the connection is back, so the queued scene edits go now.
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") void worker.syncOutbox();
+});
+window.addEventListener("online", () => void worker.syncOutbox());

@@ -5,7 +5,9 @@ import type { ApiCall } from "./api-client";
 import { solveAltcha } from "./captcha";
 import { createDrafts, createProjectActions } from "./projects";
 import { createSceneActions } from "./scenes";
+import { AFTER_OUTBOX, createOutbox } from "./outbox";
 import { createLibraryActions, type LibraryDeps } from "./library";
+import { createPushActions } from "./push";
 import { createUploader } from "./uploads";
 import type { ProjectDraftRow, UploadRole, UploadRow } from "../src/db";
 import type { Result } from "./status";
@@ -21,8 +23,11 @@ export function createActions(db: CutroomDb, call: ApiCall) {
     await db.users.put({ ...user, key: "me" });
   };
 
-  const scenes = createSceneActions(db, call);
-  const projects = createProjectActions(db, call, scenes.loadStoryboard);
+  // Queued scene edits reach the server before any render, insert or structural edit (workers/outbox.ts).
+  const outbox = createOutbox(db, call);
+  const ordered = outbox.ordered(AFTER_OUTBOX);
+  const scenes = createSceneActions(db, call, outbox);
+  const projects = createProjectActions(db, ordered, scenes.loadStoryboard);
   const drafts = createDrafts(db, call, projects.refreshProject);
   const uploader = createUploader(db, call, async () => (await db.auth.get("token"))?.token);
   /** An upload ended one way or another: a scheduled project may now be complete. */
@@ -31,7 +36,8 @@ export function createActions(db: CutroomDb, call: ApiCall) {
   const actions = {
     ...projects,
     ...scenes,
-    ...createLibraryActions(db, call, (): LibraryDeps => actions),
+    ...createLibraryActions(db, ordered, (): LibraryDeps => actions),
+    ...createPushActions(call),
 
     /** Loads the server's public set-up and, when signed in, the user. Works offline from the mirror. */
     async boot(): Promise<void> {

@@ -6,6 +6,7 @@ import type { CutsBody } from "../api/projects";
 import type { z } from "zod";
 import { checkLines, splitByLine, splitByPosition, trim, reorder, type RuleResult, type TextLine } from "../api/storyboard";
 import { STORYBOARD_BATCH, STORYBOARD_FIRST_BATCH } from "../src/lib/constants";
+import { AFTER_OUTBOX, createOutbox, type EditResult, type Outbox } from "./outbox";
 
 /** A rule refused before anything was sent: the same answer the server would give (SPEC §5 Scenes). */
 const refused = <T>(rule: RuleResult<unknown>): Result<T> | null =>
@@ -16,11 +17,13 @@ const storyboardKey = (projectId: number) => `storyboard:${projectId}` as const;
 /**
  * The storyboard in the mirror, and every scene edit as a named command (STYLE: Excalidraw's
  * actions): the optimistic change to Dexie, the API call, and what SPEC §4 says to reload after it.
- * Attribute edits reload the scene's slice; structural edits (split, merge, duplicate, order) reload
- * the whole project.
+ * Attribute edits go through the outbox (workers/outbox.ts: they work offline and reload the scene's
+ * slice once sent); structural edits (split, merge, duplicate, order) need the server and reload the
+ * whole project, after any queued edits have been sent.
  */
-export function createSceneActions(db: CutroomDb, call: ApiCall) {
+export function createSceneActions(db: CutroomDb, rawCall: ApiCall, outbox: Outbox = createOutbox(db, rawCall)) {
   const loading = new Map<number, Promise<Result<{ total: number }>>>();
+  const call = outbox.ordered(AFTER_OUTBOX);
 
   async function markNeedsRender(projectId: number) {
     await db.projects.update(projectId, { needs_render: 1 });
@@ -30,9 +33,9 @@ export function createSceneActions(db: CutroomDb, call: ApiCall) {
     await db.meta.put({ key: storyboardKey(projectId), value: { ...value, fetchedAt: new Date().toISOString() } });
   }
 
-  /** Writes one batch; rows of the project that the batch's range now says are gone leave the mirror. */
+  /** Writes one batch (this device's waiting edits on top); rows the batch's range now says are gone leave the mirror. */
   async function writeBatch(projectId: number, scenes: Scene[], from: number, to: number) {
-    await db.transaction("rw", db.scenes, async () => {
+    await db.transaction("rw", db.scenes, db.outbox, async () => {
       const ids = new Set(scenes.map((s) => s.id));
       const stale = await db.scenes
         .where("[project_id+order]")
@@ -40,7 +43,7 @@ export function createSceneActions(db: CutroomDb, call: ApiCall) {
         .filter((s) => !ids.has(s.id))
         .primaryKeys();
       await db.scenes.bulkDelete(stale);
-      await db.scenes.bulkPut(scenes);
+      await db.scenes.bulkPut(await outbox.rebase(scenes));
     });
   }
 
@@ -94,32 +97,7 @@ export function createSceneActions(db: CutroomDb, call: ApiCall) {
   /** Reloads some scenes of a project (SPEC §4: the edited scene's slice). */
   async function reloadSlice(projectId: number, sceneIds: number[]) {
     const result = await call("storyboard.get", { params: { id: projectId }, query: { offset: 0, limit: sceneIds.length }, body: { scenesIds: sceneIds } });
-    if (result.ok) await db.scenes.bulkPut(result.data.timeline.scenes);
-    return result;
-  }
-
-  /** After a refusal: put back what the server has, or forget a scene that no longer exists. */
-  async function restore(sceneId: number, before: Scene | undefined) {
-    const fresh = await call("scenes.get", { params: { id: sceneId } });
-    if (fresh.ok) await db.scenes.put(fresh.data);
-    else if (fresh.failure.kind === "body" && fresh.failure.body.code === "not_found") await db.scenes.delete(sceneId);
-    else if (before) await db.scenes.put(before);
-  }
-
-  /** An attribute edit: applied to the mirror at once, sent, then the slice reloaded (or rolled back). */
-  async function attributeEdit(sceneId: number, optimistic: (scene: Scene) => Partial<Scene>, send: () => Promise<Result<Scene>>): Promise<Result<Scene>> {
-    const before = await db.scenes.get(sceneId);
-    if (before) {
-      await db.scenes.update(sceneId, optimistic(before));
-      await markNeedsRender(before.project_id);
-    }
-    const result = await send();
-    if (!result.ok) {
-      await restore(sceneId, before);
-      return result;
-    }
-    await db.scenes.put(result.data);
-    await reloadSlice(result.data.project_id, [sceneId]);
+    if (result.ok) await outbox.putScenes(result.data.timeline.scenes);
     return result;
   }
 
@@ -140,50 +118,43 @@ export function createSceneActions(db: CutroomDb, call: ApiCall) {
     loadStoryboard,
     reloadSlice,
 
-    /** Moves the trim markers; markers that cross are refused before anything is sent. */
-    async trimScene(sceneId: number, trimStart: number, trimEnd: number): Promise<Result<Scene>> {
+    /** Sends the queued edits now: at boot, when the connection is back, when the tab shows again. */
+    syncOutbox: () => outbox.drain(),
+    /** The storyboard's "was not saved" alert, closed by the person. */
+    dismissFailedEdit: (id: number) => db.failedEdits.delete(id),
+
+    /** Moves the trim markers; markers that cross are refused before anything is queued. */
+    async trimScene(sceneId: number, trimStart: number, trimEnd: number): Promise<EditResult<Scene>> {
       const scene = await db.scenes.get(sceneId);
       const rule = scene ? trim(scene, trimStart, trimEnd) : null;
       const refusal = rule && refused<Scene>(rule);
       if (refusal) return refusal;
       const value = rule?.ok ? rule.value : { trim_start: trimStart, trim_end: trimEnd };
-      return attributeEdit(
-        sceneId,
-        (s) => ({ ...value, trim_start_raw: s.trim_start_raw + (value.trim_start - s.trim_start), trim_end_raw: s.trim_end_raw + (value.trim_end - s.trim_end) }),
-        () => call("scenes.trim", { params: { id: sceneId }, body: { trim_start: value.trim_start, trim_end: value.trim_end } }),
-      );
+      return outbox.submit("trimScene", sceneId, value);
     },
 
     /** Replaces the scene's text lines (35 characters each at most). */
-    async setSceneText(sceneId: number, lines: TextLine[]): Promise<Result<Scene>> {
+    async setSceneText(sceneId: number, lines: TextLine[]): Promise<EditResult<Scene>> {
       const refusal = refused<Scene>(checkLines(lines));
       if (refusal) return refusal;
-      return attributeEdit(sceneId, () => ({ text: lines }), () => call("scenes.update", { params: { id: sceneId }, body: { text: lines } }));
+      return outbox.submit("setSceneText", sceneId, { lines });
     },
 
-    removeSceneLines: (sceneId: number) => attributeEdit(sceneId, () => ({ text: [] }), () => call("scenes.removeLines", { params: { id: sceneId } })),
+    removeSceneLines: (sceneId: number) => outbox.submit("removeSceneLines", sceneId, null),
 
     /** Volumes, faces, punch-in, crop and overlay options: any subset of PUT /scenes/{id}. */
-    async setSceneAttributes(sceneId: number, patch: SceneUpdateBody): Promise<Result<Scene>> {
+    async setSceneAttributes(sceneId: number, patch: SceneUpdateBody): Promise<EditResult<Scene>> {
       if (patch.text) {
         const refusal = refused<Scene>(checkLines(patch.text));
         if (refusal) return refusal;
       }
-      return attributeEdit(sceneId, () => ({ ...(patch as Partial<Scene>) }), () => call("scenes.update", { params: { id: sceneId }, body: patch }));
+      return outbox.submit("setSceneAttributes", sceneId, { patch });
     },
 
-    removeOverlay: (sceneId: number) =>
-      attributeEdit(sceneId, () => ({ overscene: null, overscene_type: null, overscene_fade: 0, overscene_overflow: 0, overscene_bg: 0 }), () => call("scenes.removeOverlay", { params: { id: sceneId } })),
-
-    hideScene: (sceneId: number) => attributeEdit(sceneId, () => ({ visibility: 0 }), () => call("scenes.hide", { params: { id: sceneId } })),
-    showScene: (sceneId: number) => attributeEdit(sceneId, () => ({ visibility: 1 }), () => call("scenes.show", { params: { id: sceneId } })),
-
-    setSceneType: (sceneId: number, type: Scene["type"]) =>
-      attributeEdit(
-        sceneId,
-        () => ({ type }),
-        () => (type === "default" ? call("scenes.typeDefault", { params: { id: sceneId } }) : call("scenes.type", { params: { id: sceneId, type } })),
-      ),
+    removeOverlay: (sceneId: number) => outbox.submit("removeOverlay", sceneId, null),
+    hideScene: (sceneId: number) => outbox.submit("hideScene", sceneId, null),
+    showScene: (sceneId: number) => outbox.submit("showScene", sceneId, null),
+    setSceneType: (sceneId: number, type: Scene["type"]) => outbox.submit("setSceneType", sceneId, { type }),
 
     /** Split at `position` seconds from the scene's trim start (scenes without text only). */
     async splitSceneByPosition(sceneId: number, position: number) {
@@ -206,6 +177,8 @@ export function createSceneActions(db: CutroomDb, call: ApiCall) {
 
     /** Moves a scene to a 1-based position: reordered in the mirror at once, then reloaded. */
     async moveScene(sceneId: number, order: number) {
+      // Edits still queued go first; without the connection the cards do not move at all.
+      if (!(await outbox.flush())) return { ok: false, failure: { kind: "network" } } as Result<{ scenes: Scene[] }>;
       const scene = await db.scenes.get(sceneId);
       if (scene) {
         const all = await db.scenes.where("[project_id+order]").between([scene.project_id, 0], [scene.project_id, Number.MAX_SAFE_INTEGER]).toArray();

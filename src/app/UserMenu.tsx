@@ -18,6 +18,8 @@ import { worker } from "../worker";
 import { promptInstall, useCanInstall } from "./install";
 import { useConfig } from "./hooks";
 import { signOut } from "./session";
+import { useDeviceStorage } from "./storage";
+import { useRenderNotificationsMenu } from "./useRenderNotificationsMenu";
 
 const initials = (user: UserRow) => `${user.first_name[0] ?? ""}${user.last_name[0] ?? ""}`.toUpperCase() || "?";
 
@@ -29,12 +31,16 @@ export function Avatar({ user }: { user: UserRow }) {
   );
 }
 
-/** Name, email, avatar, language, my plan, install app (when offered), exit. */
+/**
+ * Name, email, avatar, this device's storage use, language, my plan, render notifications (when the
+ * plan has them), install app (when offered), exit.
+ */
 export function UserMenu({ user }: { user: UserRow }) {
   const { t } = useLingui();
   const canInstall = useCanInstall();
   const config = useConfig();
-
+  const [deviceStorage, refreshDeviceStorage] = useDeviceStorage();
+  const notifications = useRenderNotificationsMenu(user);
 
   const chooseLanguage = (keys: Selection) => {
     const [locale] = keys === "all" ? [] : [...keys];
@@ -42,7 +48,7 @@ export function UserMenu({ user }: { user: UserRow }) {
   };
 
   return (
-    <MenuTrigger>
+    <MenuTrigger onOpenChange={(open) => open && refreshDeviceStorage()}>
       <Button className="user-button" aria-label={t`Account menu for ${user.name}`}>
         <Avatar user={user} />
         <span className="user-button-name">{user.first_name}</span>
@@ -55,6 +61,13 @@ export function UserMenu({ user }: { user: UserRow }) {
               <span>
                 <strong>{user.name}</strong>
                 <span className="muted">{user.email}</span>
+                {deviceStorage && (
+                  <span className="muted">
+                    <Trans>
+                      On this device: {deviceStorage.used} of {deviceStorage.quota}
+                    </Trans>
+                  </span>
+                )}
               </span>
             </Header>
           </MenuSection>
@@ -82,6 +95,22 @@ export function UserMenu({ user }: { user: UserRow }) {
           <MenuItem className="menu-item" href={config?.links.pricing} target="_blank" textValue={t`My plan`}>
             <Trans>My plan</Trans>: {user.plan.nickname.split(" - ")[0]}
           </MenuItem>
+          {notifications.available && (
+            <MenuSection
+              selectionMode="multiple"
+              selectedKeys={notifications.on ? ["render-notifications"] : []}
+              onSelectionChange={(keys) => notifications.toggle(keys === "all" || keys.has("render-notifications"))}
+            >
+              <MenuItem id="render-notifications" className="menu-item" textValue={t`Render notifications`}>
+                <Trans>Render notifications</Trans>
+              </MenuItem>
+            </MenuSection>
+          )}
+          {notifications.canAllowHere && (
+            <MenuItem className="menu-item" onAction={notifications.allowHere}>
+              <Trans>Allow notifications on this device</Trans>
+            </MenuItem>
+          )}
           {canInstall && (
             <MenuItem className="menu-item" onAction={() => void promptInstall()}>
               <Trans>Install app</Trans>

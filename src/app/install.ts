@@ -9,7 +9,20 @@ let deferred: BeforeInstallPromptEvent | null = null;
 const listeners = new Set<() => void>();
 const notify = () => listeners.forEach((l) => l());
 
-const isInstalled = () => window.matchMedia?.("(display-mode: standalone)").matches || (navigator as { standalone?: boolean }).standalone === true;
+const STANDALONE = "(display-mode: standalone)";
+/** Running as the installed app (iOS Safari says so through `navigator.standalone`). */
+const isInstalled = () => window.matchMedia?.(STANDALONE).matches || (navigator as { standalone?: boolean }).standalone === true;
+
+/** Hears the prompt arriving or going, and the page switching into the installed app's window. */
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  const standalone = window.matchMedia?.(STANDALONE);
+  standalone?.addEventListener?.("change", listener);
+  return () => {
+    listeners.delete(listener);
+    standalone?.removeEventListener?.("change", listener);
+  };
+}
 
 /** Keeps the browser's install prompt for the "install app" menu entry. */
 export function listenForInstallPrompt() {
@@ -26,10 +39,7 @@ export function listenForInstallPrompt() {
 
 /** True when the browser offers installing and the app is not installed. */
 export const useCanInstall = () =>
-  useSyncExternalStore(
-    (l) => (listeners.add(l), () => listeners.delete(l)),
-    () => deferred !== null && !isInstalled(),
-  );
+  useSyncExternalStore(subscribe, () => deferred !== null && !isInstalled());
 
 export async function promptInstall(): Promise<boolean> {
   if (!deferred) return false;

@@ -7,6 +7,8 @@ import type { Project } from "../../api/projects";
 import type { z } from "zod";
 import type { Highlights, CreateProjectBody } from "../../api/projects";
 import type { Quotas } from "../../api/user";
+import type { RouteName } from "../../api/routes";
+import type { Failure } from "../../workers/status";
 
 /** The signed-in user, as views read it. There is at most one row, with id "me". */
 export interface UserRow extends User {
@@ -25,7 +27,9 @@ export type MetaRow =
   | { key: "projects"; value: { total: number; lastPage: number; fetchedAt: string } }
   | { key: `storyboard:${number}`; value: StoryboardMeta }
   | { key: `library:${LibraryTab}:${string}`; value: LibraryListMeta }
-  | { key: `libraryScenes:${number}:${string}`; value: LibraryListMeta };
+  | { key: `libraryScenes:${number}:${string}`; value: LibraryListMeta }
+  /** Whether the last call reached the server (with navigator.onLine, the storyboard's offline indicator). */
+  | { key: "connection"; value: { reachable: boolean; at: string } };
 
 /** How much of a project's storyboard the mirror holds (25 scenes first, then 250 at a time). */
 export interface StoryboardMeta {
@@ -83,6 +87,65 @@ export interface ProjectDraftRow {
   createdAt: number;
 }
 
+/** The scene edits that can wait in the outbox (ARCHITECTURE "Offline edits"): attribute edits only. */
+export type OutboxCommand = "trimScene" | "setSceneText" | "removeSceneLines" | "setSceneAttributes" | "removeOverlay" | "hideScene" | "showScene" | "setSceneType";
+/** What an edit changed, in the words the storyboard uses when it reports a refused edit. */
+export type EditKind = "trim" | "text" | "removeText" | "hide" | "show" | "type" | "volume" | "faces" | "framing" | "overlay" | "removeOverlay" | "attributes";
+
+/**
+ * One attribute edit waiting to reach the server, sent strictly in `seq` order. The key is made once,
+ * when the edit is queued, so every attempt (and the service worker's background-sync replay) carries it.
+ */
+export interface OutboxRow {
+  seq?: number;
+  sceneId: number;
+  projectId: number;
+  command: OutboxCommand;
+  /** The command's arguments: what the optimistic change is computed from again after a refresh. */
+  args: unknown;
+  kind: EditKind;
+  request: { route: RouteName; params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
+  idempotencyKey: string;
+  createdAt: number;
+  attempts: number;
+  /** Server faults (5xx) met so far: after a few the edit is given up, so one bad request cannot block the rest. */
+  serverErrors?: number;
+  state: "waiting" | "sending";
+  lastError?: string;
+}
+
+/** A queued edit the server refused: shown on the storyboard until dismissed. */
+export interface FailedEditRow {
+  id?: number;
+  projectId: number;
+  sceneId: number;
+  /** The scene's place when the edit failed (the storyboard names scenes by number). */
+  sceneOrder: number | null;
+  kind: EditKind;
+  failure: Failure;
+  at: number;
+}
+
+/** A song of the music picker (SPEC §3 Song). Kept for the mirror; nothing fills it yet. */
+export interface SongRow {
+  id: number;
+  title: string;
+  author: string;
+  genre_tags: string[];
+  instrument_tags: string[];
+  video_theme_tags: string[];
+  public_demo: string | null;
+}
+
+/** A project's subtitle set (SPEC §3 Subtitle set). Kept for the mirror; nothing fills it yet. */
+export interface SubtitleSetRow {
+  id: number;
+  project_id: number;
+  locale: string;
+  status: "ready" | "pending";
+  lines: { start: number; end: number; text: string }[];
+}
+
 export const DB_NAME = "cutroom";
 
 /** The IndexedDB mirror. Views read it with useLiveQuery; the sync worker writes it. */
@@ -99,6 +162,12 @@ export class CutroomDb extends Dexie {
   scenes!: EntityTable<Scene, "id">;
   /** Items of the media library page (library-type uploads and the user's projects). */
   library!: EntityTable<LibraryItem, "id">;
+  /** Attribute edits on their way to the server, in order (workers/outbox.ts). */
+  outbox!: EntityTable<OutboxRow, "seq">;
+  /** Queued edits the server refused, until the person dismisses them. */
+  failedEdits!: EntityTable<FailedEditRow, "id">;
+  songs!: EntityTable<SongRow, "id">;
+  subtitleSets!: EntityTable<SubtitleSetRow, "id">;
 
   constructor(name = DB_NAME) {
     super(name);
@@ -117,6 +186,12 @@ export class CutroomDb extends Dexie {
       scenes: "id, project_id, [project_id+order]",
       library: "id, type, kind",
     });
+    this.version(5).stores({
+      outbox: "++seq, sceneId, projectId",
+      failedEdits: "++id, projectId",
+      songs: "id",
+      subtitleSets: "id, project_id",
+    });
   }
 
   /** The signed-in user, or null when nobody is signed in. */
@@ -128,7 +203,7 @@ export class CutroomDb extends Dexie {
 
   /** Signing out forgets the user's data too: the next person on this device must not see it. */
   async signOutLocally(): Promise<void> {
-    const tables = [this.users, this.auth, this.projects, this.highlights, this.media, this.uploads, this.drafts, this.scenes, this.library];
+    const tables = [this.users, this.auth, this.projects, this.highlights, this.media, this.uploads, this.drafts, this.scenes, this.library, this.outbox, this.failedEdits, this.songs, this.subtitleSets];
     await this.transaction("rw", tables, async () => {
       await Promise.all(tables.map((t) => t.clear()));
     });

@@ -3,6 +3,7 @@ import path from "node:path";
 import { solveChallenge } from "altcha-lib";
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import { E2E_DATA_DIR } from "../../playwright.config";
+import { tusUpload } from "../integration/tus";
 
 export const PASSWORD = "secret123";
 let counter = 0;
@@ -82,4 +83,60 @@ export async function fillRegistration(page: Page, fields: { first: string; last
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByLabel("Confirm password").fill(password);
   await page.getByText("I agree to the").click();
+}
+
+/** Signs in through the API: the token the user's own calls carry, for checking what the server holds. */
+export async function apiToken(request: APIRequestContext, email: string, password = PASSWORD): Promise<string> {
+  const res = await request.post("/api/v1/user/login", { data: { email, password } });
+  expect(res.status()).toBe(200);
+  return (await res.json()).api_token as string;
+}
+
+/** The user's API, as the app's worker calls it: `api.get("/projects/1")` answers the JSON body. */
+export function userApi(request: APIRequestContext, token: string) {
+  const headers = { authorization: `Bearer ${token}` };
+  const send = async (method: "GET" | "POST" | "PUT" | "DELETE", url: string, data?: unknown) => {
+    const res = await request.fetch(`/api/v1${url}`, { method, headers, data });
+    expect(res.ok(), `${method} ${url}: ${res.status()} ${await res.text()}`).toBe(true);
+    return res.json();
+  };
+  return {
+    get: (url: string) => send("GET", url),
+    post: (url: string, data: unknown = {}) => send("POST", url, data),
+    /** Every scene of a project, in storyboard order (removed ones included). */
+    scenes: async (projectId: number) => (await send("POST", `/projects/${projectId}/storyboard?offset=0&limit=250`, {})).timeline.scenes as any[],
+  };
+}
+export type UserApi = ReturnType<typeof userApi>;
+
+/** Uploads a fixture over tus (as the app's worker does) and adds it to the library; answers the media file. */
+export async function uploadToLibrary(api: UserApi, baseURL: string, token: string, fixture: string, options: { speech: boolean }) {
+  const uploaded = await tusUpload(baseURL, token, path.resolve("tests/fixtures", fixture), { name: fixture });
+  const res = await api.post("/library", { media_file: uploaded.id, name: fixture, locale: options.speech ? "en-US" : null, has_speech: options.speech ? 1 : 0 });
+  return res.media_file as { id: number; name: string };
+}
+
+/**
+ * A project made from tests/fixtures/talk.mp4 through the API (the wizard has its own spec), once it
+ * is Preview Ready: the fast way to a real storyboard for specs about editing.
+ */
+export async function processedProject(api: UserApi, baseURL: string, token: string, name = "Talk to edit"): Promise<number> {
+  const talk = await uploadToLibrary(api, baseURL, token, "talk.mp4", { speech: true });
+  const project = await api.post("/createproject", { name, locale: "en-US", style: "video", media: [talk.id] });
+  await expect.poll(async () => (await api.get(`/projects/${project.id}`)).status, { timeout: 150_000, intervals: [1_000] }).toBe("Preview Ready");
+  return project.id as number;
+}
+
+/** Waits until a library item of `tab` named `name` is fully processed (only then can it be inserted). */
+export async function libraryItemReady(api: UserApi, tab: "video" | "audio" | "image", name: string) {
+  await expect
+    .poll(
+      async () => {
+        const page = await api.get(`/library/projects/search?type=${tab}&query=${encodeURIComponent(name)}`);
+        const item = page.data.find((i: { name: string }) => i.name === name);
+        return !!item && item.raw_preview_render === 1 && item.progress >= 100;
+      },
+      { timeout: 150_000, intervals: [1_000] },
+    )
+    .toBe(true);
 }

@@ -3,6 +3,7 @@ import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
 import { AnonymousBar } from "../../app/AnonymousBar";
 import { useCurrentUser } from "../../app/hooks";
+import { usePolling } from "../../app/usePolling";
 import { EMAIL_VERIFY_POLL_MS } from "../../lib/constants";
 import { Button } from "../../ui/Button";
 import { toast } from "../../ui/Toast";
@@ -22,12 +23,8 @@ export function VerifyEmailView() {
     if (user?.email_verified_at) void navigate({ to: "/" });
   }, [user, navigate]);
 
-  useEffect(() => {
-    if (!waiting) return;
-    void worker.refreshUser();
-    const timer = setInterval(() => void worker.refreshUser(), EMAIL_VERIFY_POLL_MS);
-    return () => clearInterval(timer);
-  }, [waiting]);
+  // SPEC §9: every 10 s, paused while the tab is hidden and caught up when it shows again.
+  usePolling(() => worker.refreshUser(), null, EMAIL_VERIFY_POLL_MS, waiting);
 
   async function resend() {
     setSending(true);

@@ -6,6 +6,7 @@ import { projectState } from "../../lib/project-state";
 import { Button } from "../../ui/Button";
 import { toast } from "../../ui/Toast";
 import { worker } from "../../worker";
+import { offerPushOnce } from "../../app/push";
 import { failureMessage } from "../errors";
 
 /** Busy or queued projects are already rendering: no second render is offered. */
@@ -25,8 +26,11 @@ export function NeedsRenderAlert({ project }: { project: Project }) {
     setPending(true);
     const result = await worker.renderNow(project.id);
     setPending(false);
-    if (result.ok) void navigate({ to: "/projects/$id/preview", params: { id: project.id } });
-    else toast({ variant: "danger", title: t`Could not start the render`, description: failureMessage(i18n, result.failure) });
+    if (result.ok) {
+      // The first render is the moment a "tell me when it is done" offer makes sense.
+      void offerPushOnce();
+      void navigate({ to: "/projects/$id/preview", params: { id: project.id } });
+    } else toast({ variant: "danger", title: t`Could not start the render`, description: failureMessage(i18n, result.failure) });
   }
 
   return (

@@ -20,6 +20,8 @@ export interface SceneCardProps {
   /** The project's videos are muted: the volume tool is unavailable (SPEC §5 Settings). */
   muted: boolean;
   online: boolean;
+  /** This scene has edits waiting on this device to be sent (the outbox). */
+  pending?: boolean;
   canPlay: boolean;
   canMoveEarlier: boolean;
   canMoveLater: boolean;
@@ -35,7 +37,7 @@ export interface SceneCardProps {
  * tools open once at the storyboard's level.
  */
 export const SceneCard = memo(function SceneCard(props: SceneCardProps) {
-  const { scene, mode, readOnly, selected, canPlay, onAction, onSelectChange, textEditor } = props;
+  const { scene, mode, readOnly, selected, pending, canPlay, onAction, onSelectChange, textEditor } = props;
   const { t, i18n } = useLingui();
   const number = scene.order;
   const position = scene.overscene ? OVERLAY_POSITIONS.find((p) => p.id === scene.overscene_type) : undefined;
@@ -52,6 +54,7 @@ export const SceneCard = memo(function SceneCard(props: SceneCardProps) {
       data-removed={removed || undefined}
       data-selected={selected || undefined}
       data-scene-id={scene.id}
+      data-pending={pending || undefined}
     >
       <div className="scene-thumb" data-drag-handle={mode === "drag" || undefined} onClick={mode === "select" ? () => onSelectChange(scene.id, !selected) : undefined}>
         {scene.thumbnail ? (
@@ -62,6 +65,11 @@ export const SceneCard = memo(function SceneCard(props: SceneCardProps) {
         <span className="scene-badge scene-number" aria-hidden="true">
           {number}
         </span>
+        {pending && (
+          <span className="scene-badge scene-pending">
+            <Trans>Waiting to sync</Trans>
+          </span>
+        )}
         {scene.type !== "default" && (
           <span className="scene-badge scene-type">{scene.type === "intro" ? <Trans>Intro</Trans> : <Trans>Outro</Trans>}</span>
         )}

@@ -9,6 +9,7 @@ import { SceneCard, type StoryboardMode } from "./SceneCard";
 import type { SceneAction } from "./SceneMenu";
 import { CARD_HEIGHT, JOINT_HEIGHT, ROW_HEIGHT } from "./layout";
 import { SceneDragLayer } from "./SceneDragLayer";
+import { OFFLINE_REASON_ID } from "./OfflineStatus";
 
 /** Rows rendered beyond the viewport on each side: enough for a fast flick, few enough to mount quickly. */
 const OVERSCAN_ROWS = 2;
@@ -29,6 +30,8 @@ export interface SceneGridProps {
   online: boolean;
   canPlay: boolean;
   selected: ReadonlySet<number>;
+  /** Scenes with edits waiting in the outbox. */
+  pending?: ReadonlySet<number>;
   /** The scene whose text is being edited in place, and the editor to show on its card. */
   editingTextId: number | null;
   textEditor: ReactNode;
@@ -144,6 +147,7 @@ export function SceneGrid(props: SceneGridProps) {
           online={props.online}
           canPlay={props.canPlay}
           selected={selected.has(scene.id)}
+          pending={props.pending?.has(scene.id) ?? false}
           textEditor={editingTextId === scene.id ? textEditor : null}
           onAction={onAction}
           onSelectChange={onSelectChange}
@@ -199,6 +203,7 @@ const LightCell = memo(function LightCell({ scene, index, count, x, y, width }: 
 });
 
 interface SceneCellProps extends Pick<SceneGridProps, "mode" | "readOnly" | "muted" | "online" | "canPlay" | "onAction" | "onSelectChange" | "onAdd" | "onMerge"> {
+  pending: boolean;
   scene: Scene;
   next: Scene | undefined;
   index: number;
@@ -227,12 +232,26 @@ const SceneCell = memo(function SceneCell({ scene, next, index, count, x, y, wid
       <SceneCard scene={scene} canMoveEarlier={index > 0} canMoveLater={index < count - 1} {...card} />
       {!card.readOnly && card.mode === "view" && (
         <div className="scene-joint">
-          <Button variant="ghost" className="btn-small joint-add" onPress={() => onAdd(scene.order + 1)} isDisabled={!card.online} aria-label={t`Add scenes after scene ${scene.order}`}>
+          <Button
+            variant="ghost"
+            className="btn-small joint-add"
+            onPress={() => onAdd(scene.order + 1)}
+            isDisabled={!card.online}
+            aria-describedby={card.online ? undefined : OFFLINE_REASON_ID}
+            aria-label={t`Add scenes after scene ${scene.order}`}
+          >
             <Icon name="plus" />
             <Trans>Add</Trans>
           </Button>
           {mergeable && next && (
-            <Button variant="ghost" className="btn-small joint-merge" onPress={() => onMerge(scene)} isDisabled={!card.online} aria-label={t`Merge scene ${scene.order} with scene ${next.order}`}>
+            <Button
+              variant="ghost"
+              className="btn-small joint-merge"
+              onPress={() => onMerge(scene)}
+              isDisabled={!card.online}
+              aria-describedby={card.online ? undefined : OFFLINE_REASON_ID}
+              aria-label={t`Merge scene ${scene.order} with scene ${next.order}`}
+            >
               <Icon name="merge" />
               <Trans>Merge with next</Trans>
             </Button>

@@ -55,6 +55,13 @@ function SceneMenuItems({ scene, readOnly, muted, online, canPlay, canMoveEarlie
   const hasText = scene.text.length > 0;
   const run = (key: Key) => onAction(String(key) as SceneAction, scene);
   const offline = online ? null : t`Needs a connection.`;
+  // Offline, structural items stay listed, disabled, with the reason under them.
+  const stacked = online ? "menu-item" : "menu-item menu-item-stacked";
+  const offlineNote = offline && (
+    <Text slot="description" className="field-description">
+      {offline}
+    </Text>
+  );
 
   return (
     <Menu className="menu" aria-label={t`Actions for scene ${number}`} onAction={run}>
@@ -96,8 +103,11 @@ function SceneMenuItems({ scene, readOnly, muted, online, canPlay, canMoveEarlie
             )}
           </MenuItem>
           {scene.text.length > 1 && (
-            <MenuItem id="splitByLine" className="menu-item" isDisabled={!online} textValue={t`Split by text line`}>
-              <Trans>Split by text line (scissors)</Trans>
+            <MenuItem id="splitByLine" className={stacked} isDisabled={!online} textValue={t`Split by text line`}>
+              <Text slot="label">
+                <Trans>Split by text line (scissors)</Trans>
+              </Text>
+              {offlineNote}
             </MenuItem>
           )}
           <MenuItem id="volume" className="menu-item menu-item-stacked" isDisabled={muted} textValue={t`Volume`}>
@@ -118,22 +128,37 @@ function SceneMenuItems({ scene, readOnly, muted, online, canPlay, canMoveEarlie
               <Trans>Overlay options</Trans>
             </MenuItem>
           ) : (
-            <MenuItem id="addOverlay" className="menu-item" isDisabled={!online} textValue={t`Add overlay`}>
-              <Trans>Add overlay</Trans>
+            <MenuItem id="addOverlay" className={stacked} isDisabled={!online} textValue={t`Add overlay`}>
+              <Text slot="label">
+                <Trans>Add overlay</Trans>
+              </Text>
+              {offlineNote}
             </MenuItem>
           )}
-          <MenuItem id="duplicate" className="menu-item" isDisabled={!online} textValue={t`Duplicate`}>
-            <Trans>Duplicate</Trans>
+          <MenuItem id="duplicate" className={stacked} isDisabled={!online} textValue={t`Duplicate`}>
+            <Text slot="label">
+              <Trans>Duplicate</Trans>
+            </Text>
+            {offlineNote}
           </MenuItem>
           <Separator className="menu-separator" />
-          <MenuItem id="moveEarlier" className="menu-item" isDisabled={!online || !canMoveEarlier} textValue={t`Move earlier`}>
-            <Trans>Move earlier</Trans>
+          <MenuItem id="moveEarlier" className={stacked} isDisabled={!online || !canMoveEarlier} textValue={t`Move earlier`}>
+            <Text slot="label">
+              <Trans>Move earlier</Trans>
+            </Text>
+            {offlineNote}
           </MenuItem>
-          <MenuItem id="moveLater" className="menu-item" isDisabled={!online || !canMoveLater} textValue={t`Move later`}>
-            <Trans>Move later</Trans>
+          <MenuItem id="moveLater" className={stacked} isDisabled={!online || !canMoveLater} textValue={t`Move later`}>
+            <Text slot="label">
+              <Trans>Move later</Trans>
+            </Text>
+            {offlineNote}
           </MenuItem>
-          <MenuItem id="moveTo" className="menu-item" isDisabled={!online || (!canMoveEarlier && !canMoveLater)} textValue={t`Move to position`}>
-            <Trans>Move to position…</Trans>
+          <MenuItem id="moveTo" className={stacked} isDisabled={!online || (!canMoveEarlier && !canMoveLater)} textValue={t`Move to position`}>
+            <Text slot="label">
+              <Trans>Move to position…</Trans>
+            </Text>
+            {offlineNote}
           </MenuItem>
         </>
       )}

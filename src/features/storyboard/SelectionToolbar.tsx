@@ -9,10 +9,12 @@ export interface SelectionToolbarProps {
   length: number;
   onCreateClips: () => void;
   onClear: () => void;
+  /** Offline, the clips project cannot be made (it needs the server). */
+  online?: boolean;
 }
 
 /** SPEC §2 Selection toolbar: how many scenes are selected, their total length, and the clips-project button. */
-export function SelectionToolbar({ count, length, onCreateClips, onClear }: SelectionToolbarProps) {
+export function SelectionToolbar({ count, length, onCreateClips, onClear, online = true }: SelectionToolbarProps) {
   const { t } = useLingui();
   const total = formatDuration(length);
   return (
@@ -27,9 +29,14 @@ export function SelectionToolbar({ count, length, onCreateClips, onClear }: Sele
         <Button variant="ghost" onPress={onClear} isDisabled={count === 0} aria-label={t`Clear selection`}>
           <Trans>Clear</Trans>
         </Button>
-        <Button onPress={onCreateClips}>
+        <Button onPress={onCreateClips} isDisabled={!online} aria-describedby={online ? undefined : "selection-offline-note"}>
           <Trans>Create clips project</Trans>
         </Button>
+        {!online && (
+          <span id="selection-offline-note" className="field-description">
+            <Trans>Needs a connection.</Trans>
+          </span>
+        )}
       </div>
     </Toolbar>
   );

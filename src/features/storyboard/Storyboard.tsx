@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useNavigate } from "@tanstack/react-router";
+import { useLiveQuery } from "dexie-react-hooks";
 import type { Project } from "../../../api/projects";
 import type { Scene } from "../../../api/scenes";
 import type { Result } from "../../../workers/status";
+import { db, type OutboxRow } from "../../db";
 import { usePolling } from "../../app/usePolling";
 import { Button } from "../../ui/Button";
 import { ProgressBar } from "../../ui/ProgressBar";
@@ -14,6 +16,7 @@ import { HelpDialog } from "./HelpDialog";
 import { Icon } from "./icons";
 import { dropOrder, isBusy, mergeAfter, projectLength, selectedInOrder, shownScenes, totalLength } from "./model";
 import { MoveSceneDialog } from "./MoveSceneDialog";
+import { OFFLINE_REASON_ID, OfflineStatus } from "./OfflineStatus";
 import type { StoryboardMode } from "./SceneCard";
 import { SceneGrid } from "./SceneGrid";
 import type { SceneAction } from "./SceneMenu";
@@ -69,12 +72,17 @@ interface StoryboardViewProps {
 
 type OpenTool = { tool: SceneTool | "moveTo"; sceneId: number };
 
+const NO_EDITS: OutboxRow[] = [];
+
 function StoryboardView({ project, scenes, scenesLoaded, loading, loadFailed, loaded, total }: StoryboardViewProps) {
   const { t, i18n } = useLingui();
   const navigate = useNavigate();
   const player = useReferencePlayer();
   const online = useOnline();
   const readOnly = isBusy(project);
+  // Edits of this project waiting on this device to be sent (ARCHITECTURE "Offline edits").
+  const waitingEdits = useLiveQuery(() => db.outbox.where("projectId").equals(project.id).toArray(), [project.id], NO_EDITS);
+  const pending = useMemo(() => new Set(waitingEdits.map((e) => e.sceneId)), [waitingEdits]);
 
   const [hideRemoved, setHideRemoved] = useState(false);
   const [mode, setMode] = useState<StoryboardMode>("view");
@@ -88,7 +96,8 @@ function StoryboardView({ project, scenes, scenesLoaded, loading, loadFailed, lo
   const merges = useMemo(() => mergeAfter(scenes, shown, hideRemoved), [scenes, shown, hideRemoved]);
   const length = useMemo(() => projectLength(scenes), [scenes]);
   const chosen = useMemo(() => (mode === "select" ? selectedInOrder(shown, selected) : []), [mode, shown, selected]);
-  const effectiveMode: StoryboardMode = readOnly && mode === "drag" ? "view" : mode;
+  // Reordering needs the server: a busy project, or going offline, leaves drag mode.
+  const effectiveMode: StoryboardMode = (readOnly || !online) && mode === "drag" ? "view" : mode;
 
   // Leaving select mode forgets the selection, so nothing hidden stays selected.
   const changeMode = useCallback((next: StoryboardMode) => {
@@ -196,12 +205,14 @@ function StoryboardView({ project, scenes, scenesLoaded, loading, loadFailed, lo
           <Trans>This project is being processed. You can look at the scenes; editing comes back when it has finished.</Trans>
         </p>
       )}
+      <OfflineStatus projectId={project.id} online={online} waiting={waitingEdits.length} />
       <StoryboardToolbar
         hideRemoved={hideRemoved}
         onHideRemovedChange={setHideRemoved}
         mode={effectiveMode}
         onModeChange={changeMode}
         canDrag={!readOnly && online}
+        dragNote={!readOnly && !online ? t`Needs a connection.` : undefined}
         length={length}
         onHelp={() => setHelpOpen(true)}
       />
@@ -225,7 +236,14 @@ function StoryboardView({ project, scenes, scenesLoaded, loading, loadFailed, lo
         <>
           {!readOnly && effectiveMode === "view" && (
             <div className="scene-joint scene-joint-start">
-              <Button variant="ghost" className="btn-small joint-add" onPress={() => onAdd(1)} isDisabled={!online} aria-label={t`Add scenes before scene 1`}>
+              <Button
+                variant="ghost"
+                className="btn-small joint-add"
+                onPress={() => onAdd(1)}
+                isDisabled={!online}
+                aria-describedby={online ? undefined : OFFLINE_REASON_ID}
+                aria-label={t`Add scenes before scene 1`}
+              >
                 <Icon name="plus" />
                 <Trans>Add at the start</Trans>
               </Button>
@@ -240,6 +258,7 @@ function StoryboardView({ project, scenes, scenesLoaded, loading, loadFailed, lo
             online={online}
             canPlay={player.available}
             selected={selected}
+            pending={pending}
             editingTextId={textEditor ? editingTextId : null}
             textEditor={textEditor}
             onAction={onAction}
@@ -252,7 +271,13 @@ function StoryboardView({ project, scenes, scenesLoaded, loading, loadFailed, lo
       )}
 
       {effectiveMode === "select" && (
-        <SelectionToolbar count={chosen.length} length={totalLength(chosen)} onCreateClips={() => setClipsOpen(true)} onClear={() => setSelected(new Set())} />
+        <SelectionToolbar
+          count={chosen.length}
+          length={totalLength(chosen)}
+          onCreateClips={() => setClipsOpen(true)}
+          onClear={() => setSelected(new Set())}
+          online={online}
+        />
       )}
 
       <SceneTools tool={open && open.tool !== "moveTo" ? open.tool : null} scene={openScene} project={project} onClose={() => setOpen(null)} />

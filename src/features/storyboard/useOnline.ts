@@ -1,4 +1,6 @@
 import { useSyncExternalStore } from "react";
+import { useLiveQuery } from "dexie-react-hooks";
+import { db } from "../../db";
 
 const subscribe = (listener: () => void) => {
   window.addEventListener("online", listener);
@@ -9,5 +11,18 @@ const subscribe = (listener: () => void) => {
   };
 };
 
-/** ARCHITECTURE: structural edits (split, merge, duplicate, reorder, insert) need the server, so they wait for a connection. */
-export const useOnline = () => useSyncExternalStore(subscribe, () => navigator.onLine, () => true);
+/** Whether the sync worker's last call reached the server (meta "connection"): a network that is up but goes nowhere counts as offline. */
+const reachable = async () => {
+  const row = await db.meta.get("connection");
+  return row?.key === "connection" ? row.value.reachable : true;
+};
+
+/**
+ * ARCHITECTURE: structural edits (split, merge, duplicate, reorder, insert) need the server, so they wait
+ * for a connection: the browser's word (navigator.onLine) and the worker's last call must both say so.
+ */
+export function useOnline() {
+  const browser = useSyncExternalStore(subscribe, () => navigator.onLine, () => true);
+  const server = useLiveQuery(reachable, [], true);
+  return browser && server;
+}

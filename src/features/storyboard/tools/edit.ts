@@ -7,9 +7,14 @@ import type { Result } from "../../../../workers/status";
 import { toast } from "../../../ui/Toast";
 import { failureMessage } from "../../errors";
 
-/** SPEC §4: every scene edit ends with the 'settings updated' toast (2.5 s), or says why it failed. */
-export function notifySceneEdit(i18n: I18n, result: Result<unknown>): boolean {
-  if (result.ok) toast({ variant: "success", title: i18n._(msg`Settings updated`) });
+/**
+ * SPEC §4: every scene edit ends with the 'settings updated' toast (2.5 s), or says why it failed. An
+ * edit made offline (`queued`, workers/outbox.ts) is kept on this device and says so instead.
+ */
+export function notifySceneEdit(i18n: I18n, result: Result<unknown> & { queued?: boolean }): boolean {
+  if (result.ok && result.queued) {
+    toast({ variant: "info", title: i18n._(msg`Saved on this device`), description: i18n._(msg`It will be sent when you are back online.`) });
+  } else if (result.ok) toast({ variant: "success", title: i18n._(msg`Settings updated`) });
   else toast({ variant: "danger", title: i18n._(msg`The scene was not changed`), description: failureMessage(i18n, result.failure) });
   return result.ok;
 }

@@ -1,0 +1,398 @@
+import type { CutroomDb, EditKind, OutboxCommand, OutboxRow } from "../src/db";
+import type { Scene, SceneUpdateBody } from "../api/scenes";
+import type { RouteName } from "../api/routes";
+import { overlayOptions, type TextLine } from "../api/storyboard";
+import { STORYBOARD_BATCH } from "../src/lib/constants";
+import type { ApiCall, CallOptions } from "./api-client";
+import type { Failure, Result } from "./status";
+
+/** An edit's answer to the view; `queued` when it waits on this device for the connection. */
+export type EditResult<T> = Result<T> & { queued?: boolean };
+
+/** A pass that stopped on the network is tried again after 2 s, then 4 s, … up to a minute. */
+export const OUTBOX_RETRY_BASE_MS = 2_000;
+export const OUTBOX_RETRY_MAX_MS = 60_000;
+/** Server faults (5xx) are retried; after this many the edit is given up as failed, so the queue moves on. */
+export const OUTBOX_MAX_SERVER_ERRORS = 5;
+/** A send that neither answers nor fails within this long is given up and tried again later (the key keeps it safe). */
+export const OUTBOX_SEND_TIMEOUT_MS = 30_000;
+/** One sender per browser: tabs (each with its own sync worker) take turns through a Web Lock. */
+const LOCK_NAME = "cutroom-outbox";
+
+export interface CommandArgs {
+  trimScene: { trim_start: number; trim_end: number };
+  setSceneText: { lines: TextLine[] };
+  removeSceneLines: null;
+  setSceneAttributes: { patch: SceneUpdateBody };
+  removeOverlay: null;
+  hideScene: null;
+  showScene: null;
+  setSceneType: { type: Scene["type"] };
+}
+
+interface CommandDef<A> {
+  kind: (args: A) => EditKind;
+  /** The change the mirror shows at once; computed again on top of the server's scene after a refresh. */
+  optimistic: (scene: Scene, args: A) => Partial<Scene>;
+  request: (sceneId: number, args: A) => OutboxRow["request"];
+}
+
+const has = (patch: object, keys: string[]) => keys.some((k) => (patch as Record<string, unknown>)[k] !== undefined);
+const OVERLAY_KEYS = ["overscene_type", "overscene_fade", "overscene_overflow", "overscene_bg"];
+
+/** Every attribute edit, as the outbox stores, shows and sends it. Every change sets values, so applying one twice is harmless. */
+const COMMANDS: { [C in OutboxCommand]: CommandDef<CommandArgs[C]> } = {
+  trimScene: {
+    kind: () => "trim",
+    optimistic: (s, a) => ({
+      trim_start: a.trim_start,
+      trim_end: a.trim_end,
+      trim_start_raw: s.trim_start_raw + (a.trim_start - s.trim_start),
+      trim_end_raw: s.trim_end_raw + (a.trim_end - s.trim_end),
+    }),
+    request: (id, a) => ({ route: "scenes.trim", params: { id }, body: { trim_start: a.trim_start, trim_end: a.trim_end } }),
+  },
+  setSceneText: {
+    kind: () => "text",
+    optimistic: (_, a) => ({ text: a.lines }),
+    request: (id, a) => ({ route: "scenes.update", params: { id }, body: { text: a.lines } }),
+  },
+  removeSceneLines: {
+    kind: () => "removeText",
+    optimistic: () => ({ text: [] }),
+    request: (id) => ({ route: "scenes.removeLines", params: { id } }),
+  },
+  setSceneAttributes: {
+    kind: ({ patch }) =>
+      has(patch, ["mediaAudio", "musicType"])
+        ? "volume"
+        : has(patch, ["selected_faces"])
+          ? "faces"
+          : has(patch, ["punch_in", "crop"])
+            ? "framing"
+            : has(patch, OVERLAY_KEYS)
+              ? "overlay"
+              : has(patch, ["text"])
+                ? "text"
+                : "attributes",
+    optimistic: (s, { patch }) => {
+      const { overscene_type, overscene_fade, overscene_overflow, overscene_bg, ...rest } = patch;
+      // SPEC §4: a new overlay type brings its background unless the edit gives one, as the server does.
+      const overlay = has(patch, OVERLAY_KEYS) ? overlayOptions(s, { overscene_type, overscene_fade, overscene_overflow, overscene_bg }) : {};
+      return { ...(rest as Partial<Scene>), ...overlay };
+    },
+    request: (id, { patch }) => ({ route: "scenes.update", params: { id }, body: patch }),
+  },
+  removeOverlay: {
+    kind: () => "removeOverlay",
+    optimistic: () => ({ overscene: null, overscene_type: null, overscene_fade: 0, overscene_overflow: 0, overscene_bg: 0 }),
+    request: (id) => ({ route: "scenes.removeOverlay", params: { id } }),
+  },
+  hideScene: { kind: () => "hide", optimistic: () => ({ visibility: 0 }), request: (id) => ({ route: "scenes.hide", params: { id } }) },
+  showScene: { kind: () => "show", optimistic: () => ({ visibility: 1 }), request: (id) => ({ route: "scenes.show", params: { id } }) },
+  setSceneType: {
+    kind: () => "type",
+    optimistic: (_, { type }) => ({ type }),
+    request: (id, { type }) => (type === "default" ? { route: "scenes.typeDefault", params: { id } } : { route: "scenes.type", params: { id, type } }),
+  },
+};
+
+const def = (command: OutboxCommand) => COMMANDS[command] as CommandDef<unknown>;
+
+/** The waiting edits of a scene, applied in order on top of what the server says. */
+export function applyWaiting(scene: Scene, waiting: readonly OutboxRow[]): Scene {
+  return waiting.reduce<Scene>((s, entry) => ({ ...s, ...def(entry.command).optimistic(s, entry.args) }), scene);
+}
+
+/** What came of one attempt at the head of the outbox. */
+type Verdict = "sent" | "retry" | "serverError" | "refused" | "signedOut";
+
+function verdictOf(result: Result<unknown>, serverErrors: number): Verdict {
+  if (result.ok) return "sent";
+  const failure = result.failure;
+  const serverError = () => (serverErrors + 1 >= OUTBOX_MAX_SERVER_ERRORS ? "refused" : "serverError");
+  switch (failure.kind) {
+    case "network":
+      return "retry";
+    case "signed_out":
+      return "signedOut";
+    case "internal":
+      return serverError();
+    case "bad_request":
+      return "refused";
+    case "body":
+      // Timeouts, rate limits and a first attempt still running (same key) are worth another try.
+      if (failure.status === 408 || failure.status === 429 || failure.body.code === "idempotency_in_flight") return "retry";
+      return failure.status >= 500 ? serverError() : "refused";
+  }
+}
+
+const isNotFound = (failure: Failure) => failure.kind === "body" && (failure.status === 404 || failure.body.code === "not_found");
+const describe = (failure: Failure) => (failure.kind === "body" ? `${failure.status} ${failure.body.code}` : failure.kind === "bad_request" ? `400 ${failure.code ?? "bad_request"}` : failure.kind);
+
+type Outcome = { sent: Scene } | { refused: Failure } | "queued";
+type LooseCall = (name: RouteName, input: { params?: unknown; query?: unknown; body?: unknown }, options?: CallOptions) => Promise<Result<unknown>>;
+
+export interface OutboxOptions {
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+}
+
+/**
+ * ARCHITECTURE "Offline edits": attribute edits of scenes apply to the mirror at once and wait in
+ * the Dexie outbox, which survives reloads. One sender drains it strictly in `seq` order, one request
+ * at a time, each with the Idempotency-Key made when the edit was queued (so a replay, by this sender
+ * or by the service worker's background sync, is applied once). A network failure stops the pass and
+ * leaves the entry for later; the server's answer replaces the optimistic scene; a refusal drops the
+ * edit, puts back the server's scene and records which edit failed and why.
+ */
+export function createOutbox(db: CutroomDb, call: ApiCall, options: OutboxOptions = {}) {
+  const send = call as unknown as LooseCall;
+  const retryBase = options.retryBaseMs ?? OUTBOX_RETRY_BASE_MS;
+  const retryMax = options.retryMaxMs ?? OUTBOX_RETRY_MAX_MS;
+  /** The view waiting on an edit it just made, by the edit's key. */
+  const waiters = new Map<string, { sceneId: number; resolve: (outcome: Outcome) => void }>();
+  let running: Promise<void> | null = null;
+  let again = false;
+  let failures = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let disposed = false;
+
+  const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+  const withLock = <T>(fn: () => Promise<T>): Promise<T> => (locks ? (locks.request(LOCK_NAME, fn) as Promise<T>) : fn());
+
+  const waitingOf = (sceneIds: number[]) => db.outbox.where("sceneId").anyOf(sceneIds).sortBy("seq");
+
+  /** Writes scenes from the server with this device's waiting edits on top, so none is lost to the eye. */
+  async function putScenes(scenes: Scene[]) {
+    if (scenes.length === 0) return;
+    await db.transaction("rw", db.scenes, db.outbox, async () => {
+      const waiting = await waitingOf(scenes.map((s) => s.id));
+      await db.scenes.bulkPut(scenes.map((s) => applyWaiting(s, waiting.filter((e) => e.sceneId === s.id))));
+    });
+  }
+
+  /** The same, for a writer already inside a transaction over `scenes` and `outbox`. */
+  async function rebase(scenes: Scene[]): Promise<Scene[]> {
+    const waiting = scenes.length ? await waitingOf(scenes.map((s) => s.id)) : [];
+    return waiting.length ? scenes.map((s) => applyWaiting(s, waiting.filter((e) => e.sceneId === s.id))) : scenes;
+  }
+
+  /** SPEC §4: an attribute edit reloads the edited scenes' slice; done once the outbox is empty, per project. */
+  async function reloadSlices(touched: Map<number, Set<number>>) {
+    for (const [projectId, ids] of touched) {
+      const all = [...ids];
+      for (let i = 0; i < all.length; i += STORYBOARD_BATCH) {
+        const scenesIds = all.slice(i, i + STORYBOARD_BATCH);
+        const result = await call("storyboard.get", { params: { id: projectId }, query: { offset: 0, limit: scenesIds.length }, body: { scenesIds } });
+        if (!result.ok) return;
+        const present = new Set(await db.scenes.where("id").anyOf(scenesIds).primaryKeys());
+        await putScenes(result.data.timeline.scenes.filter((s) => present.has(s.id)));
+      }
+    }
+  }
+
+  /** The server refused the edit: drop it, show the server's scene (or forget a deleted one), say why. */
+  async function refuse(entry: OutboxRow, failure: Failure) {
+    const scene = await db.scenes.get(entry.sceneId);
+    await db.outbox.delete(entry.seq!);
+    const dropped: OutboxRow[] = [entry];
+    let gone = isNotFound(failure);
+    if (!gone) {
+      const fresh = await call("scenes.get", { params: { id: entry.sceneId } });
+      if (fresh.ok) {
+        if (scene) await putScenes([fresh.data]);
+      } else gone = isNotFound(fresh.failure);
+    }
+    if (gone) {
+      // The scene no longer exists: its later edits cannot land either.
+      await db.transaction("rw", db.scenes, db.outbox, async () => {
+        const later = await db.outbox.where("sceneId").equals(entry.sceneId).toArray();
+        dropped.push(...later);
+        await db.outbox.bulkDelete(later.map((e) => e.seq!));
+        await db.scenes.delete(entry.sceneId);
+      });
+    }
+    // A view still waiting on the edit shows the refusal itself; otherwise the storyboard lists it.
+    const unanswered = dropped.filter((e) => !waiters.has(e.idempotencyKey));
+    if (unanswered.length > 0) {
+      await db.failedEdits.bulkAdd(
+        unanswered.map((e) => ({ projectId: e.projectId, sceneId: e.sceneId, sceneOrder: scene?.order ?? null, kind: e.kind, failure, at: Date.now() })),
+      );
+    }
+    for (const e of dropped) answer(e.idempotencyKey, { refused: failure });
+  }
+
+  function answer(key: string, outcome: Outcome) {
+    waiters.get(key)?.resolve(outcome);
+    waiters.delete(key);
+  }
+
+  /** Sends the head of the outbox until it is empty or the connection stops it. */
+  async function pass(): Promise<"empty" | "stopped" | "signedOut"> {
+    const touched = new Map<number, Set<number>>();
+    for (;;) {
+      if (disposed) return "stopped";
+      const entry = await db.outbox.orderBy("seq").first();
+      if (!entry) {
+        await reloadSlices(touched);
+        return "empty";
+      }
+      const seq = entry.seq!;
+      await db.outbox.update(seq, { state: "sending", attempts: entry.attempts + 1 });
+      const { route, params, query, body } = entry.request;
+      const result = await send(route, { params, query, body }, { idempotencyKey: entry.idempotencyKey, timeoutMs: OUTBOX_SEND_TIMEOUT_MS }).catch((): Result<unknown> => ({ ok: false, failure: { kind: "network" } }));
+      const verdict = verdictOf(result, entry.serverErrors ?? 0);
+      if (verdict === "signedOut") return "signedOut";
+      if (verdict === "retry" || verdict === "serverError") {
+        const failure = (result as { failure: Failure }).failure;
+        await db.outbox.update(seq, { state: "waiting", lastError: describe(failure), ...(verdict === "serverError" ? { serverErrors: (entry.serverErrors ?? 0) + 1 } : {}) });
+        return "stopped";
+      }
+      failures = 0;
+      if (verdict === "refused") {
+        await refuse(entry, (result as { failure: Failure }).failure);
+        continue;
+      }
+      const scene = (result as { data: Scene }).data;
+      await db.transaction("rw", db.scenes, db.outbox, async () => {
+        await db.outbox.delete(seq);
+        // A scene the storyboard has since dropped (a merge, a reload) is not brought back.
+        if (await db.scenes.get(entry.sceneId)) await db.scenes.put((await rebase([scene]))[0]!);
+      });
+      if (!touched.has(entry.projectId)) touched.set(entry.projectId, new Set());
+      touched.get(entry.projectId)!.add(entry.sceneId);
+      answer(entry.idempotencyKey, { sent: scene });
+    }
+  }
+
+  async function loop() {
+    for (;;) {
+      again = false;
+      const outcome = await withLock(pass);
+      if (!again || outcome === "signedOut") return outcome;
+    }
+  }
+
+  function scheduleRetry() {
+    clearTimeout(timer);
+    if (disposed) return;
+    failures += 1;
+    const delay = Math.min(retryBase * 2 ** (failures - 1), retryMax);
+    timer = setTimeout(() => void drain(), delay);
+  }
+
+  /** Starts a pass (or asks the running one to look again); resolves when the sender rests. */
+  function drain(): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    clearTimeout(timer);
+    running = loop()
+      .catch((): "stopped" => "stopped")
+      .then(async (outcome) => {
+        if (outcome === "signedOut") {
+          for (const key of [...waiters.keys()]) answer(key, { refused: { kind: "signed_out" } });
+        } else if (!again && waiters.size > 0) {
+          // Edits still in the outbox wait for the connection, and their views hear that now; one that
+          // is gone was sent by another tab's sender.
+          const left = new Set((await db.outbox.toArray()).map((e) => e.idempotencyKey));
+          for (const [key, waiter] of [...waiters]) {
+            const scene = left.has(key) ? undefined : await db.scenes.get(waiter.sceneId);
+            answer(key, scene ? { sent: scene } : "queued");
+          }
+        }
+        running = null;
+        // Kicked between the last look and now: look again.
+        if (again && outcome !== "signedOut") return drain();
+        if (outcome === "stopped") scheduleRetry();
+        else failures = 0;
+      });
+    return running;
+  }
+
+  /** Drains, then tells whether nothing waits any more: structural edits and renders go only after queued edits. */
+  async function flush(): Promise<boolean> {
+    await drain();
+    return (await db.outbox.count()) === 0;
+  }
+
+  return {
+    putScenes,
+    rebase,
+    drain,
+
+    flush,
+
+    /** Applies an attribute edit to the mirror, queues it and waits for the first attempt to send it. */
+    async submit<C extends OutboxCommand>(command: C, sceneId: number, args: CommandArgs[C]): Promise<EditResult<Scene>> {
+      const d = def(command);
+      const idempotencyKey = crypto.randomUUID();
+      const request = d.request(sceneId, args);
+      const queued = await db.transaction("rw", db.scenes, db.outbox, db.projects, async () => {
+        const scene = await db.scenes.get(sceneId);
+        if (!scene) return false;
+        await db.scenes.put({ ...scene, ...d.optimistic(scene, args) });
+        // SPEC §4 Needs-render: set after any scene edit.
+        await db.projects.update(scene.project_id, { needs_render: 1 });
+        await db.outbox.add({
+          sceneId,
+          projectId: scene.project_id,
+          command,
+          args,
+          kind: d.kind(args),
+          request,
+          idempotencyKey,
+          createdAt: Date.now(),
+          attempts: 0,
+          state: "waiting",
+        });
+        return true;
+      });
+      // A scene this device never loaded has nothing to show or keep: it is simply sent.
+      if (!queued) return (await send(request.route, request, { idempotencyKey })) as Result<Scene>;
+      const outcome = new Promise<Outcome>((resolve) => waiters.set(idempotencyKey, { sceneId, resolve }));
+      void drain();
+      const settled = await outcome;
+      if (settled === "queued") {
+        const scene = await db.scenes.get(sceneId);
+        return { ok: true, data: scene!, queued: true };
+      }
+      return "sent" in settled ? { ok: true, data: settled.sent } : { ok: false, failure: settled.refused };
+    },
+
+    /** Calls that must come after the queued edits (renders, structural edits) wait for the outbox first. */
+    ordered(after: ReadonlySet<RouteName>): ApiCall {
+      const gated = async (name: RouteName, input?: unknown, callOptions?: CallOptions) => {
+        if (after.has(name) && !(await flush())) return { ok: false, failure: { kind: "network" } };
+        return send(name, (input ?? {}) as never, callOptions);
+      };
+      return gated as unknown as ApiCall;
+    },
+
+    /** Stops the retry timer (tests; a worker that goes away). */
+    dispose() {
+      disposed = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export type Outbox = ReturnType<typeof createOutbox>;
+
+/** Calls that must not overtake edits still in the outbox. */
+export const AFTER_OUTBOX: ReadonlySet<RouteName> = new Set<RouteName>([
+  "projects.render",
+  "projects.renderRaw",
+  "projects.recreateStoryboard",
+  "projects.resetVolumes",
+  "projects.import",
+  "projects.importOverlay",
+  "projects.cuts",
+  "scenes.splitByLine",
+  "scenes.splitByPosition",
+  "scenes.mergeNext",
+  "scenes.order",
+  "scenes.duplicate",
+]);
