@@ -93,6 +93,11 @@ export function createProjects(deps: ProjectsDeps) {
     await deps.queue.enqueue(type, payload, { ...(id ? { id } : {}), priority, group: projectGroup(row.id) });
   }
 
+  /** Library items hold an upload's scenes to pick from; they are never queued, rendered or reopened. */
+  const notLibrary = (row: ProjectRow) => {
+    if (row.type === "library") throw new DomainError("bad_request", "A library item is not rendered; insert its scenes into a project");
+  };
+
   const isBusy = (row: ProjectRow) => (BUSY_STATUSES as readonly string[]).includes(row.status) || row.is_queued === 1;
 
   return {
@@ -221,6 +226,7 @@ export function createProjects(deps: ProjectsDeps) {
     /** Out of the queue before it started: it can be restarted or deleted (SPEC §4). */
     async dequeue(userId: number, id: number) {
       const row = await mustFind(userId, id);
+      notLibrary(row);
       if (!row.is_queued) throw new DomainError("project_busy", "This project is not waiting in the queue");
       await deps.queue.cancelGroup(projectGroup(id));
       return toProject(await updateProject(db, id, { is_queued: 0, status: "Not Started", working_progress: 0 }));
@@ -228,6 +234,7 @@ export function createProjects(deps: ProjectsDeps) {
 
     async restart(userId: number, id: number) {
       const row = await mustFind(userId, id);
+      notLibrary(row);
       if (row.deleted_at || !["Not Started", "Failed"].includes(row.status)) throw new DomainError("project_busy", "Only a project that did not start or failed can be restarted");
       const updated = await updateProject(db, id, { is_queued: 1, status: "new", failure: null, working_progress: 0 });
       await queueJob(updated, "create-project", { projectId: id });
@@ -236,6 +243,7 @@ export function createProjects(deps: ProjectsDeps) {
 
     async render(userId: number, id: number, body: z.output<typeof RenderBody>) {
       const row = await mustFind(userId, id);
+      notLibrary(row);
       if (row.deleted_at) throw notFound("No such project");
       if (isBusy(row)) throw new DomainError("project_busy", "This project is busy");
       const updated = await updateProject(db, id, { status: body.final ? "Final Rendering" : "Rendering", is_queued: 1, working_progress: 0, needs_render: 0 });
@@ -246,6 +254,7 @@ export function createProjects(deps: ProjectsDeps) {
 
     async renderRaw(userId: number, id: number) {
       const row = await mustFind(userId, id);
+      notLibrary(row);
       if (row.deleted_at) throw notFound("No such project");
       await queueJob(row, "render-raw", { projectId: id });
       return toProject(row);
@@ -253,6 +262,7 @@ export function createProjects(deps: ProjectsDeps) {
 
     async reopen(userId: number, id: number) {
       const row = await mustFind(userId, id);
+      notLibrary(row);
       if (row.status !== "Render Ready") return toProject(row);
       return toProject(await updateProject(db, id, { status: "Preview Ready", final_render: 0 }));
     },
@@ -262,6 +272,7 @@ export function createProjects(deps: ProjectsDeps) {
     /** "Reset" and "recreate storyboard": scenes again from the analysis, with these options. */
     async recreateStoryboard(userId: number, id: number, options: { autocutsilences: 0 | 1; smoothcuts: 0 | 1 }) {
       const row = await mustFind(userId, id);
+      notLibrary(row);
       if (row.deleted_at) throw notFound("No such project");
       if (isBusy(row)) throw new DomainError("project_busy", "This project is busy");
       const media = await projectMedia(db, id);

@@ -245,6 +245,21 @@ describe("library search", () => {
     expect(await projectsOf()).toHaveLength(count);
   });
 
+  it("never queues, renders or reopens a library item", async () => {
+    const id = added.talk.projectId;
+    const before = (await api("GET", `/projects/${id}`)).body;
+    for (const [method, path, body] of [
+      ["POST", `/projects/${id}/render`, { final: false }],
+      ["POST", `/projects/${id}/renderraw`, undefined],
+      ["POST", `/projects/${id}/restart`, undefined],
+      ["GET", `/projects/${id}/reopen`, undefined],
+      ["POST", `/projects/${id}/recreatestoryboard`, { autocutsilences: 1, smoothcuts: 1 }],
+    ] as const) {
+      expect((await api(method, path, body)).status, path).toBe(400);
+    }
+    expect((await api("GET", `/projects/${id}`)).body).toMatchObject({ status: before.status, is_queued: 0, needs_render: 0 });
+  });
+
   it("keeps library projects out of the project list and its count", async () => {
     const list = (await api("GET", "/projects?page=1")).body;
     expect(list.data.map((p: any) => p.id)).toEqual([normalId]);
