@@ -66,6 +66,7 @@ export function LibraryUpload({ onDone }: { onDone: (uploaded: number) => void }
         onLanguageChosen={(id) => setLanguageChosen((s) => new Set(s).add(id))}
         showMissingLanguage={showMissingLanguage}
         onUpload={upload}
+        showRole={false}
       />
       {sent && remaining.some((u) => PENDING.has(u.status)) && (
         <p className="muted" role="status">

@@ -25,10 +25,12 @@ export interface UploadItemProps {
   showMissingLanguage: boolean;
   /** Step 2: progress only, no settings. */
   compact?: boolean;
+  /** Offer "Use as" (main, intro, outro): only when the files become a project. */
+  showRole?: boolean;
 }
 
 /** One file of the upload list: preview, name, size and length, language, intro/outro, progress. */
-export function UploadItem({ upload, languageChosen, onLanguageChosen, onRoleChange, showMissingLanguage, compact }: UploadItemProps) {
+export function UploadItem({ upload, languageChosen, onLanguageChosen, onRoleChange, showMissingLanguage, compact, showRole = true }: UploadItemProps) {
   const { t, i18n } = useLingui();
   const speaks = upload.kind === "video" || upload.kind === "audio";
   const editable = !compact && upload.status !== "canceled" && upload.status !== "failed";
@@ -65,7 +67,7 @@ export function UploadItem({ upload, languageChosen, onLanguageChosen, onRoleCha
                 ]}
               />
             )}
-            {upload.kind !== "audio" && (
+            {showRole && upload.kind !== "audio" && (
               <Select<UploadRole>
                 label={t`Use as`}
                 value={upload.role}

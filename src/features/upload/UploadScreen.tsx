@@ -20,10 +20,12 @@ export interface UploadScreenProps {
   showMissingLanguage: boolean;
   /** The upload button: the wizard checks languages, starts the uploads and moves on. */
   onUpload: () => void;
+  /** False in the media library, where files do not become a project's intro or outro. */
+  showRole?: boolean;
 }
 
 /** SPEC §2 Upload screen: drop or browse, limits, previews with removal, totals, language per file. */
-export function UploadScreen({ uploads, languageChosen, onLanguageChosen, showMissingLanguage, onUpload }: UploadScreenProps) {
+export function UploadScreen({ uploads, languageChosen, onLanguageChosen, showMissingLanguage, onUpload, showRole = true }: UploadScreenProps) {
   const { t } = useLingui();
   const quotas = useQuotas();
   const { add, adding } = useAddFiles();
@@ -84,6 +86,7 @@ export function UploadScreen({ uploads, languageChosen, onLanguageChosen, showMi
               onLanguageChosen={onLanguageChosen}
               onRoleChange={changeRole}
               showMissingLanguage={showMissingLanguage}
+              showRole={showRole}
             />
           ))}
         </ul>
