@@ -1,13 +1,9 @@
-import { Trans, useLingui } from "@lingui/react/macro";
+import { Trans } from "@lingui/react/macro";
 import { Link, useNavigate } from "@tanstack/react-router";
-import { useLiveQuery } from "dexie-react-hooks";
-import { useEffect, useId, useMemo, useState } from "react";
+import { useId, useMemo } from "react";
 import type { Project } from "../../../api/projects";
-import { usePolling } from "../../app/usePolling";
-import { db } from "../../db";
-import { Spinner } from "../../ui/Button";
-import { worker } from "../../worker";
 import { ProjectStatusBadge } from "../projects/ProjectStatus";
+import { ProjectNotLoaded, useProjectScreen } from "../projects/useProjectScreen";
 import { Storyboard } from "../storyboard/Storyboard";
 import { EditTabs } from "./EditTabs";
 import { MusicTab } from "./MusicTab";
@@ -24,61 +20,18 @@ import { useNarrow } from "./useMediaQuery";
 import "./edit.css";
 
 /**
- * How the last refresh went: a project is only "missing" once the server has said so (a fetched project
- * reaches the mirror a moment after the answer, so "done" with no row yet is still loading).
- */
-type Refresh = "pending" | "done" | "missing" | "offline" | "failed";
-
-/**
  * The project edit screen (SPEC §2 Project edit): the name, the tabs Storyboard, Music, Options and
  * Preview & Export, each its own URL. Polls the project every 60 s; a deleted project goes to /open.
  */
 export function ProjectEditView({ projectId, routeTab }: { projectId: number; routeTab: EditRouteTab }) {
-  const { t } = useLingui();
   const navigate = useNavigate();
   const headingId = useId();
   const tab = tabOfRoute(routeTab);
-  const project = useLiveQuery(async () => (await db.projects.get(projectId)) ?? null, [projectId]);
-  const [refresh, setRefresh] = useState<Refresh>("pending");
+  const { project, refresh } = useProjectScreen(projectId);
   const controller = useMemo(() => new ReferencePlayerController(), []);
 
-  usePolling(async () => {
-    const result = await worker.refreshProject(projectId);
-    const notFound = !result.ok && result.failure.kind === "body" && result.failure.body.code === "not_found";
-    setRefresh(result.ok ? "done" : notFound ? "missing" : result.failure.kind === "network" ? "offline" : "failed");
-  }, projectId);
+  if (!project) return <ProjectNotLoaded project={project} refresh={refresh} />;
 
-  const gone = !!project?.deleted_at || refresh === "missing";
-  useEffect(() => {
-    if (gone) void navigate({ to: "/open", replace: true });
-  }, [gone, navigate]);
-
-  if (!project) {
-    if (project === null && refresh === "offline") {
-      return (
-        <p className="empty-state">
-          <Trans>This project is not on this device yet. Connect to the internet to open it.</Trans>
-        </p>
-      );
-    }
-    if (project === null && refresh === "failed") {
-      return (
-        <div className="empty-state">
-          <p>
-            <Trans>We could not load this project. Try again in a moment.</Trans>
-          </p>
-          <Link to="/open" className="btn btn-secondary">
-            <Trans>Back to projects</Trans>
-          </Link>
-        </div>
-      );
-    }
-    return (
-      <div className="loading-card">
-        <Spinner label={t`Loading project…`} />
-      </div>
-    );
-  }
 
   return (
     <ReferencePlayerContext.Provider value={controller}>
