@@ -14,6 +14,22 @@ export function findProjectById(db: Db, id: number): Promise<ProjectRow | undefi
   return db.selectFrom("projects").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
+/** What every new project row starts with: no output yet, no progress, nothing cut. */
+export const FRESH_PROJECT = {
+  duration_out_seconds: 0,
+  scenes_count: 0,
+  working_progress: 0,
+  working_progress_raw: 0,
+  raw_preview_render: 0,
+  raw_preview_key: null,
+  export_key: null,
+  final_render: 0,
+  removed_length: 0,
+  jump_cuts_created: 0,
+  subtitles_lines_count: 0,
+  deleted_at: null,
+} as const satisfies Partial<Insertable<ProjectsTable>>;
+
 export function insertProject(db: Db, row: Insertable<ProjectsTable>): Promise<ProjectRow> {
   return db.insertInto("projects").values(row).returningAll().executeTakeFirstOrThrow();
 }

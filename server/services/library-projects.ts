@@ -1,6 +1,6 @@
 import type { Db } from "../db";
 import { findMediaById, type MediaRow } from "../db/media";
-import { updateProject, type ProjectRow } from "../db/projects";
+import { FRESH_PROJECT, updateProject, type ProjectRow } from "../db/projects";
 import { PROJECT_NAME_MAX } from "../../api/limits";
 import { DEFAULT_SETTINGS } from "../domain/project-settings";
 import { buildStoryboard } from "./storyboard-builder";
@@ -40,23 +40,12 @@ export async function ensureLibraryProject(db: Db, media: MediaRow): Promise<Pro
         audioonly: media.kind === "audio" ? 1 : 0,
         thumbnail_key: media.thumbnail_key,
         duration_in_seconds: media.duration_seconds,
-        duration_out_seconds: 0,
+        ...FRESH_PROJECT,
         // Shown on the project only: storage is counted from the files, so this adds no bytes.
         total_filesize: Number(media.size_bytes),
-        scenes_count: 0,
-        working_progress: 0,
-        working_progress_raw: 0,
-        raw_preview_render: 0,
-        raw_preview_key: null,
-        export_key: null,
-        final_render: 0,
-        removed_length: 0,
-        jump_cuts_created: 0,
-        subtitles_lines_count: 0,
         settings: JSON.stringify(DEFAULT_SETTINGS),
         created_at: media.created_at,
         updated_at: now,
-        deleted_at: null,
       })
       .onConflict((oc) => oc.column("library_media_file_id").doNothing())
       .execute();

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Db } from "../db";
 import { findMedia } from "../db/media";
-import { findProject, insertProject, listProjects, projectMedia, updateProject, type ProjectRow } from "../db/projects";
+import { findProject, FRESH_PROJECT, insertProject, listProjects, projectMedia, updateProject, type ProjectRow } from "../db/projects";
 import type { CreateProjectBody, Project, ProjectSettings, RenderBody } from "../../api/projects";
 import { BUSY_STATUSES } from "../../api/projects";
 import { applySettingsRules, DEFAULT_SETTINGS } from "../domain/project-settings";
@@ -146,22 +146,11 @@ export function createProjects(deps: ProjectsDeps) {
           audioonly: ordered.every(({ m }) => m.kind === "audio") ? 1 : 0,
           thumbnail_key: ordered.find(({ m }) => m.thumbnail_key)?.m.thumbnail_key ?? null,
           duration_in_seconds: ordered.reduce((sum, { m }) => sum + m.duration_seconds, 0),
-          duration_out_seconds: 0,
+          ...FRESH_PROJECT,
           total_filesize: ordered.reduce((sum, { m }) => sum + Number(m.size_bytes), 0),
-          scenes_count: 0,
-          working_progress: 0,
-          working_progress_raw: 0,
-          raw_preview_render: 0,
-          raw_preview_key: null,
-          export_key: null,
-          final_render: 0,
-          removed_length: 0,
-          jump_cuts_created: 0,
-          subtitles_lines_count: 0,
           settings: JSON.stringify(settings),
           created_at: now,
           updated_at: now,
-          deleted_at: null,
         });
         await trx
           .insertInto("project_media")

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Db } from "../db";
 import type { MediaRow } from "../db/media";
-import { findProject, insertProject, projectMedia, type ProjectRow } from "../db/projects";
+import { findProject, FRESH_PROJECT, insertProject, projectMedia, type ProjectRow } from "../db/projects";
 import { mainScenes, markNeedsRender, OVERLAY_TYPE, rawOffsetsOf, renumberScenes, type SceneRow } from "../db/scenes";
 import { BUSY_STATUSES, RenderBody, type CutsBody, type ImportBody, type OverlayImportBody } from "../../api/projects";
 import type { Scene } from "../../api/scenes";
@@ -210,22 +210,13 @@ export function createStoryboardEdits(deps: StoryboardEditsDeps) {
           audioonly: files.length > 0 && files.every((m) => m.kind === "audio") ? 1 : 0,
           thumbnail_key: scenes.find((s) => s.thumbnail_key)?.thumbnail_key ?? files.find((m) => m.thumbnail_key)?.thumbnail_key ?? null,
           duration_in_seconds: files.reduce((sum, m) => sum + m.duration_seconds, 0),
-          duration_out_seconds: 0,
+          ...FRESH_PROJECT,
           total_filesize: files.reduce((sum, m) => sum + Number(m.size_bytes), 0),
           scenes_count: scenes.length,
-          working_progress: 0,
-          working_progress_raw: 0,
-          raw_preview_render: 0,
           raw_preview_key: files.find((m) => m.proxy_key)?.proxy_key ?? null,
-          export_key: null,
-          final_render: 0,
-          removed_length: 0,
-          jump_cuts_created: 0,
-          subtitles_lines_count: 0,
           settings: JSON.stringify(settings),
           created_at: now,
           updated_at: now,
-          deleted_at: null,
         });
         if (files.length) await trx.insertInto("project_media").values(files.map((m, i) => ({ project_id: project.id, media_file_id: m.id, position: i, role: "main" as const }))).execute();
         await insertCopies(trx, project.id, scenes, overlays, (_s, i) => ({ visibility: 1, order: i + 1, parent_scene_id: null }));
