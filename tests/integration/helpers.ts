@@ -5,6 +5,7 @@ import { solveChallenge } from "altcha-lib";
 import { loadConfig } from "../../server/config";
 import { createServer, type Overrides, type Server } from "../../server/main";
 import type { Mail, Mailer } from "../../server/notify/mail";
+import { tusUpload } from "./tus";
 
 export interface TestServer extends Server {
   mails: Mail[];
@@ -103,4 +104,14 @@ export function jsonApi(base: () => string, token: () => string) {
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
+}
+
+/** Uploads tests/fixtures/talk.mp4 for `token`'s user and makes a project of it; answers its id once it is Preview Ready. */
+export async function processedTalkProject(base: string, token: string, name: string): Promise<number> {
+  const api = jsonApi(() => base, () => token);
+  const uploaded = await tusUpload(base, token, path.resolve(__dirname, "../fixtures/talk.mp4"), { name: "talk.mp4" });
+  const media = await api("POST", "/library", { media_file: uploaded.id, name: "talk.mp4", locale: "en-US", has_speech: 1 });
+  const projectId = (await api("POST", "/createproject", { name, locale: "en-US", style: "video", media: [media.body.media_file.id] })).body.id as number;
+  await waitFor(async () => ((await api("GET", `/projects/${projectId}`)).body.status === "Preview Ready" ? true : undefined));
+  return projectId;
 }

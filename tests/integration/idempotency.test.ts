@@ -1,10 +1,8 @@
-import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pruneIdempotencyKeys } from "../../server/db/idempotency";
 import { IDEMPOTENCY_RETENTION_MS } from "../../server/http/idempotency";
-import { bearer, jsonApi, listen, startTestServer, waitFor, type TestServer } from "./helpers";
-import { tusUpload } from "./tus";
+import { bearer, jsonApi, listen, processedTalkProject, startTestServer, type TestServer } from "./helpers";
 
 let server: TestServer;
 let base: string;
@@ -36,10 +34,7 @@ beforeAll(async () => {
   base = await listen(server);
   token = (await server.signUp()).token;
   other = (await server.signUp()).token;
-  const uploaded = await tusUpload(base, token, path.resolve(__dirname, "../fixtures/talk.mp4"), { name: "talk.mp4" });
-  const media = await api("POST", "/library", { media_file: uploaded.id, name: "talk.mp4", locale: "en-US", has_speech: 1 });
-  projectId = (await api("POST", "/createproject", { name: "Replays", locale: "en-US", style: "video", media: [media.body.media_file.id] })).body.id;
-  await waitFor(async () => ((await api("GET", `/projects/${projectId}`)).body.status === "Preview Ready" ? true : undefined));
+  projectId = await processedTalkProject(base, token, "Replays");
 });
 afterAll(() => server.close());
 

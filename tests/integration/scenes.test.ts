@@ -1,7 +1,5 @@
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jsonApi, listen, startTestServer, waitFor, type TestServer } from "./helpers";
-import { tusUpload } from "./tus";
+import { jsonApi, listen, processedTalkProject, startTestServer, waitFor, type TestServer } from "./helpers";
 
 let server: TestServer;
 let base: string;
@@ -17,10 +15,7 @@ beforeAll(async () => {
   base = await listen(server);
   token = (await server.signUp()).token;
   other = (await server.signUp()).token;
-  const uploaded = await tusUpload(base, token, path.resolve(__dirname, "../fixtures/talk.mp4"), { name: "talk.mp4" });
-  const media = await api("POST", "/library", { media_file: uploaded.id, name: "talk.mp4", locale: "en-US", has_speech: 1 });
-  projectId = (await api("POST", "/createproject", { name: "Edit me", locale: "en-US", style: "video", media: [media.body.media_file.id] })).body.id;
-  await waitFor(async () => ((await api("GET", `/projects/${projectId}`)).body.status === "Preview Ready" ? true : undefined));
+  projectId = await processedTalkProject(base, token, "Edit me");
 });
 afterAll(() => server.close());
 
