@@ -20,10 +20,10 @@ import {
   renderPreview,
   runFfmpeg,
   runFfprobe,
-  streamFfmpeg,
   type EditSegment,
   type TimeRange,
 } from "../../server/media";
+import { frameNumbers, makeNumberedClip, NUMBERS } from "./numbered-clip";
 
 const FIXTURES = path.resolve(__dirname, "../fixtures");
 const fixture = (name: string) => path.join(FIXTURES, name);
@@ -286,14 +286,7 @@ describe("renderPreview", () => {
   it("shows exactly each segment's own frames, through one input, after a backward jump, with smooth cuts", async () => {
     // Every frame of this clip is one flat grey whose level encodes its frame number.
     const clip = path.join(work, "numbered.mp4");
-    await runFfmpeg({
-      inputs: [
-        { file: `color=size=64x48:rate=${FPS},geq=lum='mod(N*${LEVEL_STEP},256)':cb=128:cr=128`, lavfi: true, options: ["-t", "6"] },
-        { file: "sine=frequency=300:sample_rate=48000", lavfi: true, options: ["-t", "6"] },
-      ],
-      outputOptions: ["-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest"],
-      output: clip,
-    });
+    await makeNumberedClip(clip, FPS);
     const pieces: EditSegment[] = [
       { file: clip, kind: "video", start: 0.5, end: 1.5 },
       { file: clip, kind: "video", start: 2.0, end: 2.6 },
@@ -324,18 +317,7 @@ describe("renderPreview", () => {
   });
 });
 
-/** Grey levels per frame number in the numbered clip; the number wraps every 256 / step frames. */
-const LEVEL_STEP = 8;
-const NUMBERS = 256 / LEVEL_STEP;
 
-/** The frame numbers a render shows, read back from each frame's grey level. */
-async function frameNumbers(file: string): Promise<number[]> {
-  const run = streamFfmpeg({ inputs: [{ file }], outputOptions: ["-map", "0:v:0", "-vf", "extractplanes=y,scale=1:1", "-f", "rawvideo", "-pix_fmt", "gray"], output: "-" });
-  const chunks: Buffer[] = [];
-  for await (const chunk of run.stdout as AsyncIterable<Buffer>) chunks.push(chunk);
-  await run.done;
-  return [...Buffer.concat(chunks)].map((level) => Math.round(level / LEVEL_STEP) % NUMBERS);
-}
 
 function cyclicDistance(a: number, b: number): number {
   const d = Math.abs((a % NUMBERS) - (b % NUMBERS));

@@ -4,9 +4,10 @@ import path from "node:path";
 import type { Insertable } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ScenesTable } from "../../server/db/schema";
-import { renderPreview, runFfmpeg, runFfprobe, streamFfmpeg, type EditSegment } from "../../server/media";
+import { renderPreview, runFfprobe, streamFfmpeg, type EditSegment } from "../../server/media";
 import { jsonApi, listen, startTestServer, waitFor, type TestServer } from "./helpers";
 import { tusUpload } from "./tus";
+import { frameNumbers, makeNumberedClip, NUMBERS } from "./numbered-clip";
 
 const fixture = (name: string) => path.resolve(__dirname, "../fixtures", name);
 const FPS = 30;
@@ -267,9 +268,6 @@ describe("the render honours the storyboard's edits", () => {
 // A long reordered storyboard in chunks
 // ---------------------------------------------------------------------------------------------
 
-/** Grey levels per frame number in the numbered clip; the number wraps every 256 / step frames. */
-const LEVEL_STEP = 8;
-const NUMBERS = 256 / LEVEL_STEP;
 
 describe("a render in chunks", () => {
   let work: string;
@@ -280,14 +278,7 @@ describe("a render in chunks", () => {
 
   it("shows exactly each segment's frames and keeps the sound sample-exact across chunk edges", async () => {
     const clip = path.join(work, "numbered.mp4");
-    await runFfmpeg({
-      inputs: [
-        { file: `color=size=64x48:rate=${FPS},geq=lum='mod(N*${LEVEL_STEP},256)':cb=128:cr=128`, lavfi: true, options: ["-t", "6"] },
-        { file: "sine=frequency=300:sample_rate=48000", lavfi: true, options: ["-t", "6"] },
-      ],
-      outputOptions: ["-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest"],
-      output: clip,
-    });
+    await makeNumberedClip(clip, FPS);
     // Every piece jumps backwards: one input each, so two inputs per pass make several chunks.
     const pieces: EditSegment[] = [
       { file: clip, kind: "video", start: 4.0, end: 4.9 },
@@ -303,10 +294,7 @@ describe("a render in chunks", () => {
     expect(seen.at(-1)).toBe(1);
     expect(seen.every((f, i) => i === 0 || f >= (seen[i - 1] ?? 0))).toBe(true);
 
-    const grey = await collect(
-      streamFfmpeg({ inputs: [{ file: output }], outputOptions: ["-map", "0:v:0", "-vf", "extractplanes=y,scale=1:1", "-f", "rawvideo", "-pix_fmt", "gray"], output: "-" }),
-    );
-    const shown = [...grey].map((level) => Math.round(level / LEVEL_STEP) % NUMBERS);
+    const shown = await frameNumbers(output);
     const expected = pieces.flatMap((p) => Array.from({ length: Math.round((p.end - p.start) * FPS) }, (_, k) => (Math.round(p.start * FPS) + k) % NUMBERS));
     expect(shown).toEqual(expected);
 

@@ -1,4 +1,5 @@
 import type { Project } from "../../api/projects";
+import { DEFAULT_SETTINGS } from "../../server/domain/project-settings";
 
 /** A processed project as GET /projects/{id} returns it (server defaults, Preview Ready, raw preview made). */
 export function makeProject(over: Partial<Project> = {}): Project {
@@ -29,30 +30,7 @@ export function makeProject(over: Partial<Project> = {}): Project {
     needs_render: 0,
     created_at: "2026-11-01T10:00:00.000Z",
     updated_at: "2026-11-01T10:00:00.000Z",
-    autobgm: 0,
-    bgm_id: null,
-    autoduck: 1,
-    audio_preprocessor: 0,
-    video_preprocessor: 0,
-    voice_booster: 0,
-    autopunchin: 0,
-    autocrop: 0,
-    mute_videos: 0,
-    render_subtitle: 0,
-    export_subtitle: 0,
-    smoothcuts: 1,
-    autocutsilences: 1,
-    render_notifications: 1,
-    musicType: "bgmstandard",
-    mediaAudio: "standard",
-    intro_mode: "",
-    outro_mode: "",
-    intro_seconds: 0,
-    outro_seconds: 0,
-    style: "video",
-    audio_type: "speech",
-    font: { color: "#ffffff", border_color: "#000000", dropshadow: 1 },
-    aspect: "",
+    ...DEFAULT_SETTINGS,
     ...over,
   };
 }
