@@ -1,0 +1,29 @@
+/**
+ * The reliability suites (authorisation matrix, fuzzing, hostile media, crash recovery, offline chaos,
+ * secrets) run short in `npm test` and long in `npm run test:soak` (CUTROOM_SOAK=1). Each one reports
+ * its figures here: a line on stdout and a JSON file under .tmp/reliability/, which the soak script
+ * and README's "Reliability" section quote.
+ */
+import fs from "node:fs";
+import path from "node:path";
+
+/** True under `npm run test:soak`: suites run their long version. */
+export const SOAK = process.env.CUTROOM_SOAK === "1";
+
+/** `short` in `npm test`, `long` in the soak run. */
+export const soakOr = <T>(short: T, long: T): T => (SOAK ? long : short);
+
+/** Every runner (vitest, Playwright, the soak script) runs from the repository root. */
+const outDir = path.resolve(process.cwd(), ".tmp", "reliability");
+
+export type Figures = Record<string, number | string | boolean>;
+
+/** Prints `[reliability] suite: key=value …` and keeps the figures for the summary. */
+export function reportFigures(suite: string, figures: Figures): void {
+  const line = Object.entries(figures)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(" ");
+  console.log(`[reliability] ${suite}${SOAK ? " (soak)" : ""}: ${line}`);
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, `${suite}${SOAK ? ".soak" : ""}.json`), JSON.stringify({ suite, soak: SOAK, at: new Date().toISOString(), figures }, null, 2));
+}
