@@ -9,8 +9,10 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
-  /** Links the message carries, logged in outbox mode so a developer can click them. */
+  /** Links the message carries (kept in the outbox file so a developer can click them; never logged). */
   links?: string[];
+  /** Which template made it: the outbox log names it instead of the message's content. */
+  template?: string;
 }
 
 export interface Mailer {
@@ -27,15 +29,26 @@ export function smtpMailer(smtpUrl: string, from: string): Mailer {
   };
 }
 
-/** Without SMTP: each message is written to DATA_DIR/outbox/ as JSON, and its links are logged. */
-export function outboxMailer(dir: string, from: string, log: FastifyBaseLogger): Mailer {
+/** `ana@example.com` → `a***@example.com`: enough to tell messages apart in a log, not to read an address. */
+export function maskAddress(address: string): string {
+  const at = address.lastIndexOf("@");
+  if (at < 0) return "***";
+  return `${address.slice(0, Math.min(1, at))}***${address.slice(at)}`;
+}
+
+/**
+ * Without SMTP: each message is written to DATA_DIR/outbox/ as JSON (links included). The log says only
+ * that a message was written — to whom (masked), from which template, in which file — never its links:
+ * a verification link in a log would let anyone who reads the log verify any address.
+ */
+export function outboxMailer(dir: string, from: string, log: Pick<FastifyBaseLogger, "info">): Mailer {
   return {
     async send(mail) {
       await fs.mkdir(dir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(3).toString("hex")}.json`;
       const file = path.join(dir, name);
       await fs.writeFile(file, JSON.stringify({ from, ...mail, created_at: new Date().toISOString() }, null, 2));
-      log.info({ outbox: file, to: mail.to, links: mail.links }, `mail written to outbox: ${mail.subject}`);
+      log.info({ outbox: name, to: maskAddress(mail.to), template: mail.template ?? "other" }, "mail written to outbox");
     },
   };
 }

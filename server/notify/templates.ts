@@ -16,6 +16,7 @@ export function verificationMail(i18n: I18n, to: string, firstName: string, link
   return {
     to,
     subject,
+    template: "verification",
     links: [link],
     text: `${greeting}\n\n${body}\n\n${action}: ${link}\n\n${ignore}\n`,
     html:
