@@ -20,6 +20,8 @@ const EnvSchema = z.object({
   RECAPTCHA_SITE_KEY: z.string().optional(),
   RECAPTCHA_SECRET: z.string().optional(),
   RATE_LIMIT_LOGIN: z.coerce.number().int().min(1).default(10),
+  /** Sign-in attempts per minute from one client, whatever the addresses tried; default 5 × RATE_LIMIT_LOGIN. */
+  RATE_LIMIT_LOGIN_IP: z.coerce.number().int().min(1).optional(),
   RATE_LIMIT_REGISTER: z.coerce.number().int().min(1).default(5),
   RATE_LIMIT_RESEND: z.coerce.number().int().min(1).default(3),
   NEW_AI_URL: z.string().url().default("https://ai.cutroom.app/"),
@@ -84,7 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       recaptchaSiteKey: e.RECAPTCHA_SITE_KEY ?? null,
       recaptchaSecret: e.RECAPTCHA_SECRET ?? null,
     },
-    rateLimits: { login: e.RATE_LIMIT_LOGIN, register: e.RATE_LIMIT_REGISTER, resend: e.RATE_LIMIT_RESEND },
+    rateLimits: { login: e.RATE_LIMIT_LOGIN, loginPerIp: e.RATE_LIMIT_LOGIN_IP ?? 5 * e.RATE_LIMIT_LOGIN, register: e.RATE_LIMIT_REGISTER, resend: e.RATE_LIMIT_RESEND },
     links: {
       newAiApp: e.NEW_AI_URL,
       pricing: e.PRICING_URL,

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
@@ -22,6 +22,7 @@ import { libraryRoutes } from "./resources/library";
 import { projectRoutes } from "./resources/projects";
 import type { CaptchaProvider } from "../services/captcha";
 import { authenticator, bearerToken } from "./auth";
+import { DomainError } from "../services/errors";
 import { registerErrorHandling } from "./errors";
 import { registerStaticApp } from "./static";
 import { publicRoutes } from "./resources/public";
@@ -107,12 +108,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         key(req.ip, req.body, bearerToken(req as never)),
     },
   });
+  // Sign-in (issue 12 item 14): limited per client AND address, after the body is parsed (preHandler), so
+  // one address tried too often does not lock every other account out from the same client; each client
+  // still has a ceiling over all the addresses it tries.
+  const loginCeiling = app.createRateLimit({ max: config.rateLimits.loginPerIp, timeWindow: 60_000, keyGenerator: (req) => `login-ip:${req.ip}` });
+  const loginLimit = {
+    rateLimit: {
+      max: config.rateLimits.login,
+      timeWindow: 60_000,
+      hook: "preHandler" as const,
+      keyGenerator: async (req: FastifyRequest) => {
+        const ceiling = await loginCeiling(req);
+        if (!ceiling.isAllowed && ceiling.isExceeded) throw new DomainError("rate_limited", "Too many attempts. Wait a minute and try again.");
+        return `login:${req.ip}:${String((req.body as { email?: unknown } | undefined)?.email ?? "").toLowerCase()}`;
+      },
+    },
+  };
   await app.register(
     async (api) => {
       const hooks = {
         authenticate,
         options: {
-          "user.login": perMinute(config.rateLimits.login, (ip, body) => `login:${ip}:${String((body as { email?: unknown })?.email ?? "").toLowerCase()}`),
+          "user.login": loginLimit,
           "user.register": perMinute(config.rateLimits.register, (ip) => `register:${ip}`),
           "user.resendEmail": perMinute(config.rateLimits.resend, (ip, _b, token) => `resend:${token ?? ip}`),
           "handoff.exchange": perMinute(config.rateLimits.login, (ip) => `handoff:${ip}`),

@@ -150,6 +150,46 @@ describe("sign-in", () => {
     }
   });
 
+  it("is limited per client and address: one address tried too often does not lock the others out (issue 12)", async () => {
+    const limited = await startTestServer({ RATE_LIMIT_LOGIN: "10" });
+    try {
+      const { email: alice } = await limited.signUp("alice@x.example");
+      const login = (email: string, password: string, remoteAddress = "203.0.113.7") =>
+        limited.app.inject({ method: "POST", url: "/api/v1/user/login", payload: { email, password }, remoteAddress });
+      const statuses = [];
+      for (let i = 0; i < 10; i++) statuses.push((await login("victim@x.example", `guess-${i}`)).statusCode);
+      expect(statuses).toEqual(Array(10).fill(422));
+      const refused = await login("victim@x.example", "guess-10");
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({ message: "Too many attempts. Wait a minute and try again.", code: "rate_limited" });
+      // The same client signs in to another account; the victim's address from another client is not locked either.
+      const ok = await login(alice, "secret123");
+      expect(ok.statusCode).toBe(200);
+      expect(typeof ok.json().api_token).toBe("string");
+      expect((await login("victim@x.example", "guess-11", "198.51.100.9")).statusCode).toBe(422);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it("keeps a per-client ceiling over every address it tries", async () => {
+    const limited = await startTestServer({ RATE_LIMIT_LOGIN: "3", RATE_LIMIT_LOGIN_IP: "5" });
+    try {
+      const login = (email: string, remoteAddress = "203.0.113.8") =>
+        limited.app.inject({ method: "POST", url: "/api/v1/user/login", payload: { email, password: "whatever1" }, remoteAddress });
+      const statuses = [];
+      for (let i = 0; i < 6; i++) statuses.push((await login(`spray${i}@x.example`)).statusCode);
+      expect(statuses).toEqual([422, 422, 422, 422, 422, 429]);
+      const refused = await login("spray-new@x.example");
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({ message: "Too many attempts. Wait a minute and try again.", code: "rate_limited" });
+      // Another client is not affected.
+      expect((await login("spray0@x.example", "198.51.100.10")).statusCode).toBe(422);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it("registration and resend are rate limited too", async () => {
     const limited = await startTestServer({ RATE_LIMIT_REGISTER: "2", RATE_LIMIT_RESEND: "1" });
     try {
