@@ -1,4 +1,5 @@
 import type { Agent } from "node:https";
+import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { loadConfig, type Config } from "./config";
 import { migrate, openSqlite, type Db } from "./db";
@@ -18,6 +19,8 @@ import { createScenes } from "./services/scenes";
 import { createStoryboardEdits } from "./services/storyboard-edits";
 import { createUploads } from "./http/uploads";
 import { LocalQueue } from "./jobs/local";
+import { sweepLeftovers } from "./jobs/leftovers";
+import { setChildRegistry, sweepStaleChildren } from "./media/children";
 import { createPipeline } from "./jobs/pipeline";
 import { localFileStore } from "./storage/local";
 
@@ -96,14 +99,23 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, edits, uploads, links, store, push, vapidPublicKey: vapid?.publicKey ?? null });
   mailer ??= config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(config.outboxDir, config.mailFrom, app.log);
 
-  const pipeline = createPipeline({ db, store, log: app.log, onRenderDone: push.notifyRender });
-  const startRunner = () =>
-    queue.start(pipeline.handlers, {
+  const tmpDir = path.join(config.dataDir, "tmp");
+  const pipeline = createPipeline({ db, store, log: app.log, onRenderDone: push.notifyRender, tmpDir });
+  // Issue 12 items 4 and 9: what a killed predecessor left (its ffmpeg children, half-written
+  // outputs, render scratch folders) goes before this runner claims any job.
+  const childRegistry = path.join(config.dataDir, "run", "children");
+  const killed = sweepStaleChildren(childRegistry);
+  setChildRegistry(childRegistry);
+  const startRunner = async () => {
+    const swept = await sweepLeftovers({ db, storeDir: config.storeDir, tmpDir, leaseMs: config.jobs.leaseMs });
+    if (killed || swept.partFiles || swept.scratchDirs) app.log.info({ killedChildren: killed, ...swept }, "swept what a previous run left");
+    await queue.start(pipeline.handlers, {
       concurrency: config.jobs.concurrency,
       leaseMs: config.jobs.leaseMs,
       onFailed: (job) => pipeline.onFailed(job),
       log: (message, fields) => app.log.info(fields ?? {}, message),
     });
+  };
   if (overrides.startRunner !== false) await startRunner();
 
   return {

@@ -17,6 +17,7 @@ import type { FileStore } from "../storage/local";
 import { mediaKey } from "../services/library";
 import { completeLibraryProject, failLibraryMedia, reportLibraryProgress } from "../services/library-projects";
 import { PermanentJobError } from "./queue";
+import { attemptDir } from "./leftovers";
 import type { Handlers, JobContext } from "./types";
 
 export const FAILED_MESSAGE = "Uploaded file may be corrupted or not be compatible";
@@ -27,6 +28,8 @@ export interface PipelineDeps {
   log: FastifyBaseLogger;
   /** Called when a project's render (a preview or the final one) finished or failed: the push notifier. */
   onRenderDone?: (project: ProjectRow, ok: boolean) => Promise<void>;
+  /** DATA_DIR/tmp: each job attempt's scratch folder lives here, where the start-up sweep finds it (leftovers.ts). */
+  tmpDir?: string;
 }
 
 
@@ -127,8 +130,10 @@ export function createPipeline(deps: PipelineDeps) {
     const applied: AppliedFeatures = { music: false, autoduck: false, audioEnhancer: enhancement.voiceBooster, noiseCancelling: enhancement.noiseCancelling, autoPunchIn: edit.autoPunchIn };
     const key = `projects/${project.user_id}/${project.id}/${final ? "export" : "preview"}-${Date.now()}.mp4`;
     let last = 0;
+    const scratchParent = deps.tmpDir ? attemptDir(deps.tmpDir, ctx) : undefined;
     await atomically(store.pathOf(key), (tmp) =>
       renderEdit(edit.segments, tmp, {
+        scratchParent,
         smoothCuts: !!settings.smoothcuts,
         audioFilters: enhancement.filters,
         overlays: edit.overlays,
@@ -143,7 +148,7 @@ export function createPipeline(deps: PipelineDeps) {
           }
         },
       }).then(() => undefined),
-    );
+    ).finally(() => scratchParent && fs.rm(scratchParent, { recursive: true, force: true }));
     const previous = project.export_key;
     const done = await updateProject(db, project.id, {
       export_key: key,

@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { accessSync, constants as fsConstants } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { Readable } from "node:stream";
+import { spawnChild } from "./children";
 
 /** Threads per ffmpeg run unless told otherwise: a job must leave room for the HTTP server and other jobs. */
 export const DEFAULT_THREADS = 2;
@@ -12,8 +13,30 @@ export const DEFAULT_TIMEOUT_MS = 2 * 60 * 60 * 1000;
 export const DEFAULT_PROBE_TIMEOUT_MS = 60 * 1000;
 /** How many of ffmpeg's last stderr lines an error carries. */
 export const STDERR_TAIL_LINES = 20;
-/** Only local files and pipes: a crafted playlist must not make the server fetch URLs. */
-export const PROTOCOL_WHITELIST = "file,pipe";
+/** Only local files: a crafted playlist must not make the server fetch URLs (our outputs go to pipes, never our inputs). */
+export const PROTOCOL_WHITELIST = "file";
+
+/**
+ * The demuxers a user's file may be read with, as `-f` names them (issue 12 item 1). Every one reads
+ * the file it is given and nothing else: no playlists (hls, dash), lists (concat), sequences or
+ * patterns (image2), session descriptions (sdp, rtp), devices or filter graphs (lavfi). ffprobe and
+ * ffmpeg detect a demuxer from the content whatever the name, so detection itself is limited to
+ * these (`-format_whitelist`) and every later run names the one the upload's probe found (`-f`).
+ */
+export const ALLOWED_CONTAINERS: readonly string[] = Object.freeze([
+  // video (and their audio-only cousins: m4a, 3gp and webm are mov and matroska)
+  "mov", "matroska", "avi", "mpegts", "mpeg", "ogg", "flv", "asf", "mxf", "dv",
+  // audio
+  "wav", "w64", "mp3", "flac", "aac", "aiff", "caf", "amr",
+  // single pictures (and animated ones: gif, apng)
+  "png_pipe", "apng", "jpeg_pipe", "webp_pipe", "gif", "bmp_pipe", "tiff_pipe",
+]);
+
+/**
+ * Largest picture any decoder of a user's file may allocate (`-max_pixels`): 8192×8192, a 64 MP still
+ * (phones shoot 48–50 MP). probe.ts refuses video above 8K and stills above this before any decode.
+ */
+export const MAX_DECODED_PIXELS = 8192 * 8192;
 
 const MICROSECONDS = 1_000_000;
 const KILL_GRACE_MS = 2_000;
@@ -121,6 +144,13 @@ export interface FfmpegInput {
   options?: string[];
   /** `true` for `-f lavfi` sources, whose "file" is a filter description. */
   lavfi?: boolean;
+  /**
+   * The demuxer (`-f`): for a user's file the container its upload's probe found (MediaInfo.container),
+   * one of ALLOWED_CONTAINERS; without it, detection is limited to those.
+   */
+  format?: string;
+  /** One of our own intermediate files (a concat list of chunks, a chunk's sound): read with its `format`, whatever it is. */
+  internal?: boolean;
 }
 
 export interface FfmpegCommand {
@@ -152,7 +182,7 @@ export function buildArgs(command: FfmpegCommand, limits: RunLimits = {}, withPr
     if (input.lavfi) {
       args.push(...(input.options ?? []), "-f", "lavfi", "-i", input.file);
     } else {
-      args.push("-threads", threads, "-protocol_whitelist", PROTOCOL_WHITELIST, ...(input.options ?? []));
+      args.push("-threads", threads, "-protocol_whitelist", PROTOCOL_WHITELIST, ...inputGuards(input), ...(input.options ?? []));
       args.push("-i", path.resolve(input.file));
     }
   }
@@ -161,6 +191,19 @@ export function buildArgs(command: FfmpegCommand, limits: RunLimits = {}, withPr
   else if (command.output === "-") args.push("pipe:1");
   else args.push("-y", path.resolve(command.output));
   return args;
+}
+
+/**
+ * What a file input reads with: our own files their stated demuxer; a user's file only an allowed
+ * demuxer (the one named, else one detected among the allowed) and pictures of at most MAX_DECODED_PIXELS.
+ */
+export function inputGuards(input: Pick<FfmpegInput, "format" | "internal">): string[] {
+  if (input.internal) {
+    if (!input.format) throw new Error("An internal ffmpeg input names its format");
+    return ["-f", input.format];
+  }
+  if (input.format !== undefined && !ALLOWED_CONTAINERS.includes(input.format)) throw new Error(`Container not allowed: ${input.format}`);
+  return ["-format_whitelist", ALLOWED_CONTAINERS.join(","), "-max_pixels", String(MAX_DECODED_PIXELS), ...(input.format ? ["-f", input.format] : [])];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -266,7 +309,8 @@ function supervise(
   onStderrLine?: (line: string) => void,
 ): Supervised {
   if (limits.signal?.aborted) throw new MediaAbortedError();
-  const child = spawn(locateBinary(binary), args, { stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
+  // dies with this process (setpriv --pdeathsig) and is recorded for the start-up sweep (children.ts)
+  const child = spawnChild(locateBinary(binary), args, { stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
   const stderr = new LineTail(STDERR_TAIL_LINES, onStderrLine);
   child.stderr?.setEncoding("utf8").on("data", (text: string) => stderr.push(text));
   let timedOut = false;
@@ -337,9 +381,10 @@ export function streamFfmpeg(command: FfmpegCommand, options: RunLimits = {}): S
   return { stdout, done: run.done, stop: () => run.child.kill("SIGTERM") };
 }
 
-/** Runs ffprobe and returns its stdout. */
-export async function runFfprobe(args: string[], limits: RunLimits = {}): Promise<string> {
-  const fullArgs = ["-hide_banner", "-loglevel", limits.logLevel ?? "error", "-protocol_whitelist", PROTOCOL_WHITELIST, ...args];
+/** Runs ffprobe on a file (the last argument) read as a user's file (inputGuards), and returns its stdout. */
+export async function runFfprobe(args: string[], limits: RunLimits & { format?: string } = {}): Promise<string> {
+  const guards = inputGuards({ format: limits.format });
+  const fullArgs = ["-hide_banner", "-loglevel", limits.logLevel ?? "error", "-protocol_whitelist", PROTOCOL_WHITELIST, ...guards, ...args];
   const run = supervise("ffprobe", fullArgs, { timeoutMs: DEFAULT_PROBE_TIMEOUT_MS, ...limits });
   const chunks: string[] = [];
   run.child.stdout?.setEncoding("utf8").on("data", (text: string) => chunks.push(text));

@@ -39,6 +39,12 @@ export interface RenderOptions extends RunLimits {
   /** Probes by file, when the caller has them (saves an ffprobe per file). */
   probes?: ReadonlyMap<string, MediaInfo>;
   onProgress?: ProgressCallback;
+  /**
+   * Where the render's scratch folder (graph scripts, chunks) is made: the job's own folder under
+   * DATA_DIR/tmp, so a start-up sweep finds what a killed render left. Without it: beside a chunked
+   * output, else the OS temp folder.
+   */
+  scratchParent?: string;
 }
 
 export interface RenderResult {
@@ -79,7 +85,8 @@ export async function renderPreview(segments: readonly EditSegment[], output: st
   const outputDir = path.dirname(path.resolve(output));
   await mkdir(outputDir, { recursive: true });
   // Chunks of a long render can be as big as the render: keep them on the output's disk, not in /tmp.
-  const scratch = await mkdtemp(path.join(chunks.length > 1 ? outputDir : os.tmpdir(), ".cutroom-render-"));
+  if (options.scratchParent) await mkdir(options.scratchParent, { recursive: true });
+  const scratch = await mkdtemp(path.join(options.scratchParent ?? (chunks.length > 1 ? outputDir : os.tmpdir()), ".cutroom-render-"));
   try {
     const pass = passRunner(scratch, options);
     if (chunks.length <= 1) await pass(plan, style, "both", output, { from: 0, to: 1 });
