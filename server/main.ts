@@ -86,7 +86,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
       await queue.enqueue("ingest-media", { mediaFileId }, { priority: await priorityOf(userId) });
     },
   });
-  const projects = createProjects({ db, queue, links, isPaid: accounts.isPaid, library });
+  const projects = createProjects({ db, queue, links, isPaid: accounts.isPaid, library, store });
   const edits = createStoryboardEdits({ db, scenes, projects });
   // Web Push (issue 5): VAPID keys made on first start; the log is bound late, like the mailer's.
   const vapid = config.push.mode === "off" ? null : await loadVapidKeys(db);
@@ -108,7 +108,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   setChildRegistry(childRegistry);
   const startRunner = async () => {
     const swept = await sweepLeftovers({ db, storeDir: config.storeDir, tmpDir, leaseMs: config.jobs.leaseMs });
-    if (killed || swept.partFiles || swept.scratchDirs) app.log.info({ killedChildren: killed, ...swept }, "swept what a previous run left");
+    if (killed || Object.values(swept).some(Boolean)) app.log.info({ killedChildren: killed, ...swept }, "swept what a previous run left");
     await queue.start(pipeline.handlers, {
       concurrency: config.jobs.concurrency,
       leaseMs: config.jobs.leaseMs,

@@ -37,6 +37,8 @@ export interface SweepOptions {
 export interface SweepResult {
   partFiles: number;
   scratchDirs: number;
+  /** Folders of deleted projects' renders. */
+  deletedProjects: number;
 }
 
 /**
@@ -85,7 +87,26 @@ export async function sweepLeftovers(options: SweepOptions): Promise<SweepResult
     }
   };
   await walk(options.storeDir);
-  return { partFiles, scratchDirs };
+
+  // Renders of projects deleted before their files went with them (or re-made by a render that was late to hear of it).
+  let deletedProjects = 0;
+  const projectsDir = path.join(options.storeDir, "projects");
+  for (const user of await readDir(projectsDir)) {
+    const folders = (await readDir(path.join(projectsDir, user.name))).filter((e) => e.isDirectory() && /^\d+$/.test(e.name));
+    if (!/^\d+$/.test(user.name) || folders.length === 0) continue;
+    const deleted = await options.db
+      .selectFrom("projects")
+      .select("id")
+      .where("user_id", "=", Number(user.name))
+      .where("id", "in", folders.map((f) => Number(f.name)))
+      .where("deleted_at", "is not", null)
+      .execute();
+    for (const { id } of deleted) {
+      await fs.rm(path.join(projectsDir, user.name, String(id)), { recursive: true, force: true });
+      deletedProjects += 1;
+    }
+  }
+  return { partFiles, scratchDirs, deletedProjects };
 }
 
 async function readDir(dir: string) {

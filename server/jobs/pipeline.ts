@@ -6,7 +6,7 @@ import { findMediaById, updateMedia, type MediaRow } from "../db/media";
 import { findProjectById, projectMedia, updateProject, type ProjectRow } from "../db/projects";
 import { buildStoryboard, type StoredAnalysis } from "../services/storyboard-builder";
 import { audioEnhancement, type AudioSettings } from "../domain/audio";
-import type { AppliedFeatures } from "../services/projects";
+import { projectFolder, type AppliedFeatures } from "../services/projects";
 import { analyzeFile, NoAudioStreamError } from "../media/analyze";
 import { probe, UnreadableMediaError } from "../media/probe";
 import { makeProxy } from "../media/proxy";
@@ -149,6 +149,12 @@ export function createPipeline(deps: PipelineDeps) {
         },
       }).then(() => undefined),
     ).finally(() => scratchParent && fs.rm(scratchParent, { recursive: true, force: true }));
+    // Deleted while it rendered (the cancel reaches another process only at its next lease renewal):
+    // what it made goes with the project's other files, and no link to it is ever handed out.
+    if ((await findProjectById(db, project.id))?.deleted_at) {
+      await store.remove(projectFolder(project.user_id, project.id));
+      throw new PermanentJobError(`project ${project.id} was deleted while it rendered`);
+    }
     const previous = project.export_key;
     const done = await updateProject(db, project.id, {
       export_key: key,

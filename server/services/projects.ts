@@ -8,6 +8,7 @@ import { applySettingsRules, DEFAULT_SETTINGS } from "../domain/project-settings
 import { buildStoryboard } from "./storyboard-builder";
 import type { JobPayloads, JobType } from "../jobs/types";
 import type { FileLinks } from "./file-links";
+import type { FileStore } from "../storage/local";
 import type { Library } from "./library";
 import { DomainError, notFound } from "./errors";
 
@@ -37,9 +38,13 @@ export interface ProjectsDeps {
   isPaid: (userId: number) => Promise<boolean>;
   /** A library-type project is its file: renaming or deleting it renames or removes the file. */
   library: Pick<Library, "renameItem" | "removeItem">;
+  /** A deleted project's renders and previews are removed from it. */
+  store: Pick<FileStore, "remove">;
 }
 
 export const projectGroup = (projectId: number) => `project:${projectId}`;
+/** Every file a project's renders make (previews, final renders) lives under this prefix of the store. */
+export const projectFolder = (userId: number, projectId: number) => `projects/${userId}/${projectId}`;
 const bit = (v: unknown): 0 | 1 => (v ? 1 : 0);
 
 export function createProjects(deps: ProjectsDeps) {
@@ -208,8 +213,12 @@ export function createProjects(deps: ProjectsDeps) {
         await deps.library.removeItem(row);
         return toProject((await findProject(db, userId, id))!);
       }
+      // Its jobs stop (a render finishing in another process checks the row and removes what it made),
+      // then its renders go: an old signed link answers 404 from now on.
       await deps.queue.cancelGroup(projectGroup(id));
-      return toProject(await updateProject(db, id, { deleted_at: new Date().toISOString(), is_queued: 0 }));
+      const deleted = await updateProject(db, id, { deleted_at: new Date().toISOString(), is_queued: 0, export_key: null });
+      await deps.store.remove(projectFolder(row.user_id, id));
+      return toProject(deleted);
     },
 
     /** Out of the queue before it started: it can be restarted or deleted (SPEC §4). */

@@ -54,7 +54,7 @@ describe("the start-up sweep of crash leftovers", () => {
     const stray = put(path.join(tmpDir, "something-else/file"));
 
     const swept = await sweepLeftovers({ db, storeDir, tmpDir, leaseMs: LEASE });
-    expect(swept).toEqual({ partFiles: 3, scratchDirs: 2 });
+    expect(swept).toEqual({ partFiles: 3, scratchDirs: 2, deletedProjects: 0 });
     for (const gone of [part, oldPart, path.dirname(chunks), scratch, stray]) expect(fs.existsSync(gone)).toBe(false);
     for (const file of kept) expect(fs.existsSync(file)).toBe(true);
   });
@@ -68,7 +68,7 @@ describe("the start-up sweep of crash leftovers", () => {
     const stale = put(path.join(storeDir, "media/4/5/proxy.mp4.0badf00d.part.mp4"), 10 * LEASE);
 
     const swept = await sweepLeftovers({ db, storeDir, tmpDir, leaseMs: LEASE });
-    expect(swept).toEqual({ partFiles: 1, scratchDirs: 1 });
+    expect(swept).toEqual({ partFiles: 1, scratchDirs: 1, deletedProjects: 0 });
     expect(fs.existsSync(live)).toBe(true);
     expect(fs.existsSync(fresh)).toBe(true);
     expect(fs.existsSync(dead)).toBe(false);
