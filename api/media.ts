@@ -25,9 +25,12 @@ export const MediaFile = z.object({
 });
 export type MediaFile = z.infer<typeof MediaFile>;
 
+/** The only form of upload id the server mints (a tus upload): `<owner's user id>-<uuid v4>`. */
+export const UPLOAD_ID_PATTERN = /^[1-9]\d{0,15}-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
 /** POST /library (SPEC §3 Library upload record): turns a finished upload into a library file. */
 export const LibraryCreateBody = z.object({
-  media_file: z.string().min(1).max(200),
+  media_file: z.string().max(200).regex(UPLOAD_ID_PATTERN, { error: "invalid" }),
   name: z.string().trim().min(1, { error: "required" }).max(255, { error: "too_long" }),
   locale: MediaLanguage.nullable(),
   process: z.union([z.literal(0), z.literal(1)]).default(1),

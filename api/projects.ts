@@ -102,7 +102,12 @@ export const CreateProjectBody = z.object({
   outro_seconds: z.number().min(0).max(60).default(0),
   intro_mode: IntroOutroMode.default(""),
   outro_mode: IntroOutroMode.default(""),
-  media: z.array(z.number().int()).min(1, { error: "required" }).max(200),
+  // A file is in a project once (issue 12 item 10: a repeated id broke a UNIQUE constraint).
+  media: z
+    .array(z.number().int())
+    .min(1, { error: "required" })
+    .max(200)
+    .refine((ids) => new Set(ids).size === ids.length, { error: "invalid" }),
 });
 export type CreateProjectBody = z.input<typeof CreateProjectBody>;
 

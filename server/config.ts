@@ -24,6 +24,10 @@ const EnvSchema = z.object({
   RATE_LIMIT_LOGIN_IP: z.coerce.number().int().min(1).optional(),
   RATE_LIMIT_REGISTER: z.coerce.number().int().min(1).default(5),
   RATE_LIMIT_RESEND: z.coerce.number().int().min(1).default(3),
+  /** Upload creations (POST /uploads) per user per minute. */
+  RATE_LIMIT_UPLOADS: z.coerce.number().int().min(1).default(30),
+  /** Uploads not added to the library within this many hours are removed (0: never). */
+  UPLOAD_EXPIRY_HOURS: z.coerce.number().min(0).max(24 * 365).default(24),
   NEW_AI_URL: z.string().url().default("https://ai.cutroom.app/"),
   PRICING_URL: z.string().url().default("https://cutroom.app/pricing"),
   HELP_URL: z.string().url().default("https://help.cutroom.app/"),
@@ -86,7 +90,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       recaptchaSiteKey: e.RECAPTCHA_SITE_KEY ?? null,
       recaptchaSecret: e.RECAPTCHA_SECRET ?? null,
     },
-    rateLimits: { login: e.RATE_LIMIT_LOGIN, loginPerIp: e.RATE_LIMIT_LOGIN_IP ?? 5 * e.RATE_LIMIT_LOGIN, register: e.RATE_LIMIT_REGISTER, resend: e.RATE_LIMIT_RESEND },
+    rateLimits: { login: e.RATE_LIMIT_LOGIN, loginPerIp: e.RATE_LIMIT_LOGIN_IP ?? 5 * e.RATE_LIMIT_LOGIN, register: e.RATE_LIMIT_REGISTER, resend: e.RATE_LIMIT_RESEND, uploads: e.RATE_LIMIT_UPLOADS },
+    uploadExpiryMs: e.UPLOAD_EXPIRY_HOURS * 3600_000,
     links: {
       newAiApp: e.NEW_AI_URL,
       pricing: e.PRICING_URL,

@@ -17,7 +17,7 @@ import { createLibrary } from "./services/library";
 import { createProjects, FREE_PRIORITY, PAID_PRIORITY } from "./services/projects";
 import { createScenes } from "./services/scenes";
 import { createStoryboardEdits } from "./services/storyboard-edits";
-import { createUploads } from "./http/uploads";
+import { createUploads, type Uploads } from "./http/uploads";
 import { LocalQueue } from "./jobs/local";
 import { sweepLeftovers } from "./jobs/leftovers";
 import { setChildRegistry, sweepStaleChildren } from "./media/children";
@@ -29,6 +29,8 @@ export interface Server {
   db: Db;
   config: Config;
   queue: LocalQueue;
+  /** The tus uploads (their expiry sweep and storage count). */
+  uploads: Uploads;
   /** Starts the job runner (done at creation unless `startRunner: false`). */
   startRunner(): Promise<void>;
   close(): Promise<void>;
@@ -69,10 +71,10 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   const priorityOf = async (userId: number) => ((await accounts.isPaid(userId)) ? PAID_PRIORITY : FREE_PRIORITY);
   const uploads = createUploads({
     directory: config.uploadsDir,
-    maxBytesFor: async (userId) => {
-      const quotas = await accounts.quotas(userId);
-      return Math.max(0, Math.min(quotas.uploadMaxSizeBytes, quotas.storageBytes));
-    },
+    // Storage left for one more upload = plan storage − stored media (these quotas) − other pending uploads (counted by uploads).
+    quotasFor: (userId) => accounts.quotas(userId),
+    expiryMs: config.uploadExpiryMs,
+    creationsPerMinute: config.rateLimits.uploads,
   });
   const scenes = createScenes({ db, links });
   const library = createLibrary({
@@ -123,6 +125,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     db,
     config,
     queue,
+    uploads,
     startRunner,
     async close() {
       await app.close();

@@ -1,4 +1,5 @@
 import * as tus from "tus-js-client";
+import { ErrorBody } from "../api/errors";
 import type { CutroomDb, UploadRow } from "../src/db";
 import type { ApiCall } from "./api-client";
 import type { Failure } from "./status";
@@ -9,6 +10,20 @@ const PROGRESS_WRITE_MS = 250;
 const RETRY_DELAYS = [0, 1000, 3000, 5000, 10000, 20000];
 
 const failureCode = (failure: Failure) => (failure.kind === "body" ? failure.body.code : failure.kind);
+
+/** The error code of a tus answer that will not get better by retrying (the server answers `{ message, code }`). */
+export function refusalCode(error: tus.DetailedError): string | undefined {
+  const status = error.originalResponse?.getStatus();
+  if (status === 413) return "file_too_big";
+  // Lost sessions, timeouts, offset conflicts, locks and rate limits resume later.
+  if (!status || status < 400 || status >= 500 || [401, 408, 409, 423, 429].includes(status)) return undefined;
+  try {
+    const code = ErrorBody.shape.code.safeParse(JSON.parse(error.originalResponse!.getBody()).code);
+    return code.success ? code.data : "bad_request";
+  } catch {
+    return "bad_request";
+  }
+}
 
 /**
  * Drives tus uploads from the worker. State lives in Dexie, so the views follow it and a reload
@@ -71,11 +86,12 @@ export function createUploader(db: CutroomDb, call: ApiCall, token: () => Promis
         },
         onError: async (error) => {
           active.delete(id);
-          const status = (error as tus.DetailedError).originalResponse?.getStatus();
+          const refused = refusalCode(error as tus.DetailedError);
           const current = await db.uploads.get(id);
           if (current?.status === "canceled") return resolve();
-          // Offline or a server hiccup after every retry: keep the row; it resumes on the next start.
-          await db.uploads.update(id, status === 413 ? { status: "failed", error: "file_too_big" } : { status: "selected", error: "network" });
+          // A refusal (SPEC §8's 'limit single file', no storage left…) fails the file with the server's code, shown
+          // in the user's language; offline or a server hiccup after every retry keeps the row, to resume on the next start.
+          await db.uploads.update(id, refused ? { status: "failed", error: refused } : { status: "selected", error: "network" });
           resolve();
         },
       });

@@ -24,6 +24,7 @@ import type { CaptchaProvider } from "../services/captcha";
 import { authenticator, bearerToken } from "./auth";
 import { DomainError } from "../services/errors";
 import { registerErrorHandling } from "./errors";
+import { clientErrorHandler, frameworkErrors, registerNoStore } from "./protocol-errors";
 import { registerStaticApp } from "./static";
 import { publicRoutes } from "./resources/public";
 import { userRoutes } from "./resources/user";
@@ -61,10 +62,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // Issue 12 item 11: Fastify's and Node's own refusals in the one error shape.
+    frameworkErrors,
+    clientErrorHandler,
   } as never) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerNoStore(app);
 
   await app.register(helmet, {
     contentSecurityPolicy: {

@@ -41,6 +41,8 @@ const STATUS: Record<ErrorCode, number> = {
   overlay_needs_one_scene: 400,
   idempotency_key_reused: 422,
   idempotency_in_flight: 409,
+  upload_conflict: 409,
+  upload_expired: 410,
 };
 
 export const statusOf = (code: ErrorCode) => STATUS[code];

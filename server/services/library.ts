@@ -9,7 +9,7 @@ import type { z } from "zod";
 import { probe, UnreadableMediaError } from "../media";
 import type { FileStore } from "../storage/local";
 import type { Uploads } from "../http/uploads";
-import { uploadOwner } from "../http/uploads";
+import { isUploadId, uploadOwner } from "../http/uploads";
 import type { Accounts } from "./accounts";
 import type { FileLinks } from "./file-links";
 import type { Scenes } from "./scenes";
@@ -154,7 +154,8 @@ export function createLibrary(deps: LibraryDeps) {
     /** POST /library: a finished upload becomes a library file, if its content and the quotas allow. */
     async createFromUpload(userId: number, body: z.output<typeof LibraryCreateBody>): Promise<MediaFile> {
       const uploadId = body.media_file;
-      if (uploadOwner(uploadId) !== userId) throw notFound("No such upload");
+      // Only the exact form tus mints (issue 12 item 3): no path of any other shape reaches the uploads folder.
+      if (!isUploadId(uploadId) || uploadOwner(uploadId) !== userId) throw notFound("No such upload");
       const upload = await deps.uploads.info(uploadId);
       if (!upload) throw notFound("No such upload");
       if (upload.size === undefined || upload.offset < upload.size) {
