@@ -43,6 +43,8 @@ export const ErrorCode = z.enum([
   // Idempotency-Key (ARCHITECTURE "Idempotency"): a key sent again with another call, or while its first call runs.
   "idempotency_key_reused",
   "idempotency_in_flight",
+  // Processing waits for a verified email address (issue 12).
+  "email_not_verified",
   // tus uploads (issue 12): an offset that does not match the server's, an upload past its expiry.
   "upload_conflict",
   "upload_expired",

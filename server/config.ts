@@ -23,6 +23,9 @@ const EnvSchema = z.object({
   /** Sign-in attempts per minute from one client, whatever the addresses tried; default 5 × RATE_LIMIT_LOGIN. */
   RATE_LIMIT_LOGIN_IP: z.coerce.number().int().min(1).optional(),
   RATE_LIMIT_REGISTER: z.coerce.number().int().min(1).default(5),
+  /** An api token unused this many days lapses (sliding); none outlives TOKEN_MAX_DAYS. */
+  TOKEN_IDLE_DAYS: z.coerce.number().min(0.001).max(3650).default(30),
+  TOKEN_MAX_DAYS: z.coerce.number().min(0.001).max(3650).default(365),
   RATE_LIMIT_RESEND: z.coerce.number().int().min(1).default(3),
   /** Upload creations (POST /uploads) per user per minute. */
   RATE_LIMIT_UPLOADS: z.coerce.number().int().min(1).default(30),
@@ -81,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    tokenLifetime: { idleMs: e.TOKEN_IDLE_DAYS * 86_400_000, maxMs: e.TOKEN_MAX_DAYS * 86_400_000 },
     appSecret: e.APP_SECRET,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

@@ -64,7 +64,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   let mailer: Mailer | undefined = overrides.mailer;
   const lateMailer: Mailer = { send: (mail) => mailer!.send(mail) };
   const i18n = loadServerI18n();
-  const accounts = createAccounts({ db, mailer: lateMailer, captcha, secret, publicUrl: config.publicUrl, i18n });
+  const accounts = createAccounts({ db, mailer: lateMailer, captcha, secret, publicUrl: config.publicUrl, i18n, tokenLifetime: config.tokenLifetime });
   const store = localFileStore(config.storeDir);
   const links = fileLinks(secret);
   const queue = new LocalQueue(db);
@@ -88,7 +88,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
       await queue.enqueue("ingest-media", { mediaFileId }, { priority: await priorityOf(userId) });
     },
   });
-  const projects = createProjects({ db, queue, links, isPaid: accounts.isPaid, library, store });
+  const projects = createProjects({ db, queue, links, isPaid: accounts.isPaid, mustBeVerified: accounts.mustBeVerified, library, store });
   const edits = createStoryboardEdits({ db, scenes, projects });
   // Web Push (issue 5): VAPID keys made on first start; the log is bound late, like the mailer's.
   const vapid = config.push.mode === "off" ? null : await loadVapidKeys(db);

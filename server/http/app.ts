@@ -104,7 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: "/api/docs", staticCSP: true });
 
-  const authenticate = authenticator(deps.db);
+  const authenticate = authenticator(deps.db, config.tokenLifetime);
   const perMinute = (max: number, key: (ip: string, body: unknown, token?: string) => string) => ({
     rateLimit: {
       max,
@@ -153,7 +153,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: API_BASE },
   );
 
-  registerUploads(app, deps.uploads, authenticate);
+  registerUploads(app, deps.uploads, async (request) => {
+    await authenticate(request);
+    // Uploading is the first step of processing: a new upload waits for a verified address (issue 12 item 15).
+    if (request.method === "POST") await deps.accounts.mustBeVerified(request.userId!);
+  });
 
   const appShell = await registerStaticApp(app, config.staticDir);
   app.setNotFoundHandler((request, reply) => {

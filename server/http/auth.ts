@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import type { Db } from "../db";
-import { userIdForToken } from "../db/tokens";
+import { DEFAULT_TOKEN_LIFETIME, userIdForToken, type TokenLifetime } from "../db/tokens";
 import { DomainError } from "../services/errors";
 
 declare module "fastify" {
@@ -18,10 +18,11 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return scheme?.toLowerCase() === "bearer" && token ? token : undefined;
 }
 
-export function authenticator(db: Db) {
+/** Bearer auth; a revoked, idle or too old token is a 401 like an unknown one (the app signs out, SPEC §8). */
+export function authenticator(db: Db, lifetime: TokenLifetime = DEFAULT_TOKEN_LIFETIME) {
   return async function authenticate(request: FastifyRequest) {
     const token = bearerToken(request);
-    const userId = token ? await userIdForToken(db, token) : undefined;
+    const userId = token ? await userIdForToken(db, token, lifetime) : undefined;
     if (!token || userId === undefined) throw new DomainError("unauthenticated", "Please authenticate");
     request.userId = userId;
     request.apiToken = token;

@@ -41,6 +41,7 @@ const STATUS: Record<ErrorCode, number> = {
   overlay_needs_one_scene: 400,
   idempotency_key_reused: 422,
   idempotency_in_flight: 409,
+  email_not_verified: 403,
   upload_conflict: 409,
   upload_expired: 410,
 };

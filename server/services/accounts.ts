@@ -8,7 +8,7 @@ import type { Locale } from "../../api/locales";
 import { findPlan } from "../db/plans";
 import { usageOf } from "../db/media";
 import { findUserByEmail, findUserById, insertUser, normaliseEmail, updateUser } from "../db/users";
-import { issueToken, revokeToken, sha256 } from "../db/tokens";
+import { DEFAULT_TOKEN_LIFETIME, issueToken, revokeToken, sha256, type TokenLifetime } from "../db/tokens";
 import { FREE_PLAN_ID } from "../domain/plans";
 import { BYTES_PER_GB, remainingQuotas } from "../domain/quotas";
 import type { Mailer } from "../notify/mail";
@@ -28,6 +28,8 @@ export interface AccountsDeps {
   secret: string;
   publicUrl: string;
   i18n: (locale: string) => I18n;
+  /** How long api tokens live (TOKEN_IDLE_DAYS, TOKEN_MAX_DAYS). */
+  tokenLifetime?: TokenLifetime;
 }
 
 type RegisterInput = z.output<typeof import("../../api/user").RegisterBody>;
@@ -36,6 +38,7 @@ const planMeta = (plan: PlanRow) => JSON.parse(plan.metadata) as z.infer<typeof 
 
 export function createAccounts(deps: AccountsDeps) {
   const { db } = deps;
+  const tokenLifetime = deps.tokenLifetime ?? DEFAULT_TOKEN_LIFETIME;
 
   async function planOf(user: UserRow): Promise<PlanRow> {
     return (await findPlan(db, user.plan_id)) ?? (await findPlan(db, FREE_PLAN_ID))!;
@@ -151,7 +154,7 @@ export function createAccounts(deps: AccountsDeps) {
       const row = await findUserByEmail(db, input.email);
       const ok = await verifyPassword(input.password, row?.password_hash ?? (await decoyHash()));
       if (!row || !ok) throw new DomainError("invalid_credentials", "Invalid e-mail address or password");
-      const token = await issueToken(db, row.id);
+      const token = await issueToken(db, row.id, tokenLifetime);
       return { ...(await toUser(row)), api_token: token };
     },
 
@@ -184,6 +187,17 @@ export function createAccounts(deps: AccountsDeps) {
       return remainingQuotas(meta, { usedStorageBytes: usage.storageBytes, usedMinutesThisPeriod: usage.minutesThisMonth });
     },
 
+    /**
+     * Processing (uploads, ingest, projects, renders) waits for a verified address (issue 12 item 15): a 403
+     * that the app shows as a message; it does not sign out (SPEC §8 signs out on 403 only under /user).
+     */
+    async mustBeVerified(userId: number): Promise<void> {
+      const row = await mustFind(userId);
+      if (!row.email_verified_at) {
+        throw new DomainError("email_not_verified", "Confirm your email address first: open the link we sent you.");
+      }
+    },
+
     /** Paid plans' jobs run first (SPEC §4 queue behaviour). */
     async isPaid(userId: number): Promise<boolean> {
       const row = await mustFind(userId);
@@ -212,7 +226,7 @@ export function createAccounts(deps: AccountsDeps) {
       if (!spent) throw new DomainError("code_invalid", "This link has expired. Open it again from Cutroom.");
       const row = await findUserById(db, spent.user_id);
       if (!row) throw notFound();
-      return { ...(await toUser(row)), api_token: await issueToken(db, row.id) };
+      return { ...(await toUser(row)), api_token: await issueToken(db, row.id, tokenLifetime) };
     },
   };
 }

@@ -22,7 +22,7 @@ export interface LibraryDeps {
   db: Db;
   store: FileStore;
   uploads: Pick<Uploads, "info" | "pathOf" | "remove">;
-  accounts: Pick<Accounts, "quotas">;
+  accounts: Pick<Accounts, "quotas" | "mustBeVerified">;
   links: FileLinks;
   /** Scenes are presented exactly as the storyboard presents them. */
   scenes: Pick<Scenes, "presentMany">;
@@ -153,6 +153,8 @@ export function createLibrary(deps: LibraryDeps) {
 
     /** POST /library: a finished upload becomes a library file, if its content and the quotas allow. */
     async createFromUpload(userId: number, body: z.output<typeof LibraryCreateBody>): Promise<MediaFile> {
+      // Processing waits for a verified address (issue 12 item 15); refused before the upload is touched.
+      if (body.process) await deps.accounts.mustBeVerified(userId);
       const uploadId = body.media_file;
       // Only the exact form tus mints (issue 12 item 3): no path of any other shape reaches the uploads folder.
       if (!isUploadId(uploadId) || uploadOwner(uploadId) !== userId) throw notFound("No such upload");

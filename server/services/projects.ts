@@ -36,6 +36,8 @@ export interface ProjectsDeps {
   queue: ProjectQueue;
   links: FileLinks;
   isPaid: (userId: number) => Promise<boolean>;
+  /** Refuses (email_not_verified) a user whose address is not verified: nothing is processed for them. */
+  mustBeVerified: (userId: number) => Promise<void>;
   /** A library-type project is its file: renaming or deleting it renames or removes the file. */
   library: Pick<Library, "renameItem" | "removeItem">;
   /** A deleted project's renders and previews are removed from it. */
@@ -94,6 +96,8 @@ export function createProjects(deps: ProjectsDeps) {
 
   /** Deterministic ids (the queue's default) dedupe; `id` only where two payloads must share one job. */
   async function queueJob<T extends JobType>(row: ProjectRow, type: T, payload: JobPayloads[T], id?: string) {
+    // Every route that queues work is checked before it changes anything; this is the last line.
+    await deps.mustBeVerified(row.user_id);
     const priority = (await deps.isPaid(row.user_id)) ? PAID_PRIORITY : FREE_PRIORITY;
     await deps.queue.enqueue(type, payload, { ...(id ? { id } : {}), priority, group: projectGroup(row.id) });
   }
@@ -108,8 +112,10 @@ export function createProjects(deps: ProjectsDeps) {
   return {
     toProject,
     settingsOf,
+    mustBeVerified: deps.mustBeVerified,
 
     async create(userId: number, body: z.output<typeof CreateProjectBody>): Promise<Project> {
+      await deps.mustBeVerified(userId);
       const media = [];
       for (const id of body.media) {
         const row = await findMedia(db, userId, id);
@@ -233,6 +239,7 @@ export function createProjects(deps: ProjectsDeps) {
     async restart(userId: number, id: number) {
       const row = await mustFind(userId, id);
       notLibrary(row);
+      await deps.mustBeVerified(userId);
       if (row.deleted_at || !["Not Started", "Failed"].includes(row.status)) throw new DomainError("project_busy", "Only a project that did not start or failed can be restarted");
       const updated = await updateProject(db, id, { is_queued: 1, status: "new", failure: null, working_progress: 0 });
       await queueJob(updated, "create-project", { projectId: id });
@@ -242,6 +249,7 @@ export function createProjects(deps: ProjectsDeps) {
     async render(userId: number, id: number, body: z.output<typeof RenderBody>) {
       const row = await mustFind(userId, id);
       notLibrary(row);
+      await deps.mustBeVerified(userId);
       if (row.deleted_at) throw notFound("No such project");
       if (isBusy(row)) throw new DomainError("project_busy", "This project is busy");
       const updated = await updateProject(db, id, { status: body.final ? "Final Rendering" : "Rendering", is_queued: 1, working_progress: 0, needs_render: 0 });
@@ -253,6 +261,7 @@ export function createProjects(deps: ProjectsDeps) {
     async renderRaw(userId: number, id: number) {
       const row = await mustFind(userId, id);
       notLibrary(row);
+      await deps.mustBeVerified(userId);
       if (row.deleted_at) throw notFound("No such project");
       await queueJob(row, "render-raw", { projectId: id });
       return toProject(row);

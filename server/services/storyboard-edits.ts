@@ -13,7 +13,7 @@ import { DomainError, notFound } from "./errors";
 export interface StoryboardEditsDeps {
   db: Db;
   scenes: Pick<Scenes, "presentMany" | "get">;
-  projects: Pick<Projects, "settingsOf" | "render" | "renderRaw">;
+  projects: Pick<Projects, "settingsOf" | "render" | "renderRaw" | "mustBeVerified">;
 }
 
 const round = (t: number) => Math.round(t * 1000) / 1000;
@@ -186,6 +186,8 @@ export function createStoryboardEdits(deps: StoryboardEditsDeps) {
     async cuts(userId: number, projectId: number, body: z.output<typeof CutsBody>) {
       const source = await findProject(db, userId, projectId);
       if (!source || source.deleted_at) throw notFound("No such project");
+      // It is queued for rendering below: refuse before the clips project exists.
+      await deps.projects.mustBeVerified(userId);
       const scenes = await ownedScenes(userId, body.scenes, projectId);
       const overlays = await overlaysFor(scenes);
       const media = await readyMedia(userId, [...scenes, ...overlays.values()]);

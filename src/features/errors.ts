@@ -41,6 +41,7 @@ const CODE_MESSAGES: Record<ErrorCode, MessageDescriptor> = {
   overlay_needs_one_scene: msg`Choose exactly one scene to put over this scene.`,
   idempotency_key_reused: msg`This change was already sent as a different request, so it was not applied.`,
   idempotency_in_flight: msg`This change is still being saved. Try again in a moment.`,
+  email_not_verified: msg`Confirm your email address first: open the link we sent you, then try again.`,
   upload_conflict: msg`The upload was interrupted. It will resume from where the server stopped.`,
   upload_expired: msg`This upload has expired. Add the file again.`,
 };
