@@ -85,7 +85,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     links,
     scenes,
     enqueueIngest: async (mediaFileId, userId) => {
-      await queue.enqueue("ingest-media", { mediaFileId }, { priority: await priorityOf(userId) });
+      await queue.enqueue("ingest-media", { mediaFileId }, { priority: await priorityOf(userId), owner: String(userId) });
     },
   });
   const projects = createProjects({ db, queue, links, isPaid: accounts.isPaid, mustBeVerified: accounts.mustBeVerified, library, store });

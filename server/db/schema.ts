@@ -207,6 +207,10 @@ export interface JobsTable {
   last_error: string | null;
   created_at: string;
   updated_at: string;
+  /** Whom the job works for (a user id); the runner takes turns between owners within a priority. Migration 0009. */
+  owner: string | null;
+  /** When it was last claimed: the owner served least recently goes first. */
+  claimed_at: string | null;
 }
 
 /** The stored answer to an Idempotency-Key; `status` is null while the first request runs. */

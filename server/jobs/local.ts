@@ -77,6 +77,7 @@ export class LocalQueue implements Queue {
       type,
       payload: JSON.stringify(payload),
       group_key: options.group ?? null,
+      owner: options.owner ?? null,
       priority: options.priority ?? JOB_DEFAULTS.priority,
       max_attempts: maxAttempts,
       run_at: iso(now + delayMs),
@@ -290,6 +291,7 @@ function toInfo(row: JobRow): JobInfo {
     type: row.type,
     payload: JSON.parse(row.payload),
     group: row.group_key,
+    owner: row.owner,
     priority: row.priority,
     status: row.status,
     attempts: row.attempts,
@@ -309,7 +311,7 @@ function withTimeout(promise: Promise<unknown>, ms: number): Promise<unknown> {
 
 const isPostgres = (db: Db) => db.getExecutor().adapter.constructor.name.startsWith("Postgres");
 
-type NewJob = Pick<JobRow, "id" | "type" | "payload" | "group_key" | "priority" | "max_attempts" | "run_at" | "created_at">;
+type NewJob = Pick<JobRow, "id" | "type" | "payload" | "group_key" | "owner" | "priority" | "max_attempts" | "run_at" | "created_at">;
 
 /** Inserts the job, or re-queues a finished one with the same id; answers false when it is still pending. */
 async function insertOrRequeue(db: Db, job: NewJob): Promise<boolean> {
@@ -325,6 +327,7 @@ async function insertOrRequeue(db: Db, job: NewJob): Promise<boolean> {
           type: eb.ref("excluded.type"),
           payload: eb.ref("excluded.payload"),
           group_key: eb.ref("excluded.group_key"),
+          owner: eb.ref("excluded.owner"),
           priority: eb.ref("excluded.priority"),
           seq: eb.ref("excluded.seq"),
           max_attempts: eb.ref("excluded.max_attempts"),
@@ -351,21 +354,32 @@ function claimable(eb: ExpressionBuilder<Database, "jobs">, now: string) {
   ]);
 }
 
-/** One atomic UPDATE … WHERE id = (best ready job) … RETURNING: two runners never get the same claim. */
+/**
+ * One atomic UPDATE … WHERE id = (best ready job) … RETURNING: two runners never get the same claim.
+ * The best job: highest priority; within it, fair between owners (issue 12 item 5) — the owner with the
+ * fewest jobs running under a live lease, then the owner whose last claim is oldest (round-robin:
+ * a user with five long jobs queued first does not hold back another's one short job), then FIFO.
+ * Jobs without an owner tie on both, so they keep plain FIFO.
+ */
 async function claimNext(db: Db, owner: string, leaseMs: number): Promise<JobRow | undefined> {
   const nowMs = Date.now();
   const now = iso(nowMs);
+  // `jobs` inside these subqueries is the candidate row of the select below (the nearest scope)
+  const ownerRunning = sql<number>`(select count(*) from jobs as r where r.owner = jobs.owner and r.status = 'running' and r.lease_expires_at >= ${now})`;
+  const ownerLastClaim = sql<string>`coalesce((select max(c.claimed_at) from jobs as c where c.owner = jobs.owner), '')`;
   const best = db
     .selectFrom("jobs")
     .select("id")
     .where((eb) => claimable(eb, now))
     .orderBy("priority", "desc")
+    .orderBy(ownerRunning, "asc")
+    .orderBy(ownerLastClaim, "asc")
     .orderBy("seq", "asc")
     .limit(1)
     .$if(isPostgres(db), (qb) => qb.forUpdate().skipLocked());
   return db
     .updateTable("jobs")
-    .set((eb) => ({ status: "running", attempts: eb("attempts", "+", 1), lease_owner: owner, lease_expires_at: iso(nowMs + leaseMs), updated_at: now }))
+    .set((eb) => ({ status: "running", attempts: eb("attempts", "+", 1), lease_owner: owner, lease_expires_at: iso(nowMs + leaseMs), claimed_at: now, updated_at: now }))
     .where("id", "=", best)
     // re-checked on the row itself, so a concurrent claim under READ COMMITTED updates nothing
     .where((eb) => claimable(eb, now))

@@ -22,6 +22,12 @@ export interface EnqueueOptions {
   group?: string;
   delayMs?: number;
   maxAttempts?: number;
+  /**
+   * Whom the job works for (a user id). Within a priority the runner takes turns between owners: the
+   * one with the fewest jobs running goes first, then the one served least recently, then FIFO.
+   * Jobs without an owner are never held back for fairness.
+   */
+  owner?: string;
 }
 
 export interface Enqueued {
@@ -35,6 +41,7 @@ export type JobStatus = "queued" | "running" | "done" | "failed" | "cancelled";
 export type JobInfo = Job & {
   id: string;
   group: string | null;
+  owner: string | null;
   priority: number;
   status: JobStatus;
   /** How many times the job was claimed. */

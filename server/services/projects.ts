@@ -27,7 +27,8 @@ export const FREE_PRIORITY = 0;
 
 /** What the projects service needs of the job queue. */
 export interface ProjectQueue {
-  enqueue<T extends JobType>(type: T, payload: JobPayloads[T], options: { id?: string; priority: number; group: string }): Promise<unknown>;
+  /** `owner` is the user the job works for: the runner takes turns between users within a priority. */
+  enqueue<T extends JobType>(type: T, payload: JobPayloads[T], options: { id?: string; priority: number; group: string; owner: string }): Promise<unknown>;
   cancelGroup(group: string): Promise<number>;
 }
 
@@ -99,7 +100,7 @@ export function createProjects(deps: ProjectsDeps) {
     // Every route that queues work is checked before it changes anything; this is the last line.
     await deps.mustBeVerified(row.user_id);
     const priority = (await deps.isPaid(row.user_id)) ? PAID_PRIORITY : FREE_PRIORITY;
-    await deps.queue.enqueue(type, payload, { ...(id ? { id } : {}), priority, group: projectGroup(row.id) });
+    await deps.queue.enqueue(type, payload, { ...(id ? { id } : {}), priority, group: projectGroup(row.id), owner: String(row.user_id) });
   }
 
   /** Library items hold an upload's scenes to pick from; they are never queued, rendered or reopened. */

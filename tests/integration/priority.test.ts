@@ -45,4 +45,27 @@ describe("the queue order of projects", () => {
     expect(c < a).toBe(true);
     expect(a < b).toBe(true);
   });
+
+  it("takes turns between users of one priority: a user's later project does not wait for all of another's", async () => {
+    await server.queue.stop();
+    const busy = await server.signUp();
+    const other = await server.signUp();
+    const busyFirst = await projectFor(busy.token, "busy-1");
+    const busySecond = await projectFor(busy.token, "busy-2");
+    const busyThird = await projectFor(busy.token, "busy-3");
+    const otherLater = await projectFor(other.token, "other-later");
+    const owners = await server.db.selectFrom("jobs").select(["type", "owner"]).where("status", "=", "queued").execute();
+    expect(owners).toHaveLength(8); // an ingest and a create-project job per project, each with its user
+    expect(owners.every((j) => j.owner !== null)).toBe(true);
+    await server.startRunner();
+
+    const finished = async (id: number) => {
+      const row = await server.db.selectFrom("projects").select(["status", "updated_at"]).where("id", "=", id).executeTakeFirstOrThrow();
+      return row.status === "Preview Ready" ? row.updated_at : undefined;
+    };
+    const [first, second, third, later] = await Promise.all([busyFirst, busySecond, busyThird, otherLater].map((id) => waitFor(() => finished(id))));
+    expect(first! < second!).toBe(true);
+    expect(second! < third!).toBe(true);
+    expect(later! < second!).toBe(true);
+  });
 });

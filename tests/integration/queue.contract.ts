@@ -63,6 +63,68 @@ export function queueContract(name: string, make: () => Promise<QueueHarness>): 
       expect(ran).toEqual([2, 4, 3, 1, 5]);
     });
 
+    it("takes turns between owners: a user's one short job runs before another's second long one (concurrency 1)", async () => {
+      const ran: string[] = [];
+      let releaseFirst!: () => void;
+      const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+      // user A queues five long jobs; user B queues one short job while A's first runs
+      for (let projectId = 1; projectId <= 5; projectId++) await h.queue.enqueue("transcribe", { projectId }, { owner: "A" });
+      await h.queue.start(
+        handlers(async (_t, p, ctx) => {
+          ran.push(`${(await h.queue.get(ctx.jobId))?.owner}${p.projectId}`);
+          if (p.projectId === 1) await firstHeld;
+          else await sleep(10);
+        }),
+        { ...FAST, concurrency: 1 },
+      );
+      await until(() => ran.length === 1, "A's first job runs");
+      await h.queue.enqueue("transcribe", { projectId: 6 }, { owner: "B" });
+      releaseFirst();
+      await until(() => ran.length === 6, "all six ran");
+      expect(ran).toEqual(["A1", "B6", "A2", "A3", "A4", "A5"]);
+      expect((await h.queue.get("transcribe:projectId=6"))?.owner).toBe("B");
+    });
+
+    it("rotates between three owners that queued at once, each in its own FIFO order", async () => {
+      const ran: string[] = [];
+      const queued: [string, number][] = [["A", 1], ["A", 2], ["A", 3], ["B", 4], ["B", 5], ["C", 6]];
+      for (const [owner, projectId] of queued) await h.queue.enqueue("transcribe", { projectId }, { owner });
+      await h.queue.start(handlers(async (_t, p) => void ran.push(queued.find(([, id]) => id === p.projectId)!.join(""))), { ...FAST, concurrency: 1 });
+      await until(() => ran.length === 6, "all six ran");
+      expect(ran).toEqual(["A1", "B4", "C6", "A2", "B5", "A3"]);
+    });
+
+    it("gives a free slot to an owner with nothing running before a busy owner's next job (concurrency 2)", async () => {
+      const running = new Set<number>();
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      for (let projectId = 1; projectId <= 3; projectId++) await h.queue.enqueue("transcribe", { projectId }, { owner: "A" });
+      await h.queue.enqueue("transcribe", { projectId: 4 }, { owner: "B" });
+      let done = 0;
+      await h.queue.start(
+        handlers(async (_t, p) => {
+          running.add(p.projectId);
+          await gate;
+          done++;
+        }),
+        { ...FAST, concurrency: 2 },
+      );
+      await until(() => running.size === 2, "two jobs run");
+      await sleep(50);
+      expect([...running].sort()).toEqual([1, 4]);
+      release();
+      await until(() => done === 4, "all four ran");
+    });
+
+    it("never lets fairness between owners override priority", async () => {
+      const ran: string[] = [];
+      await h.queue.enqueue("transcribe", { projectId: 1 }, { owner: "free", priority: 0 });
+      for (let projectId = 2; projectId <= 4; projectId++) await h.queue.enqueue("transcribe", { projectId }, { owner: "paid", priority: 10 });
+      await h.queue.start(handlers(async (_t, p) => void ran.push(String(p.projectId))), { ...FAST, concurrency: 1 });
+      await until(() => ran.length === 4, "all four ran");
+      expect(ran).toEqual(["2", "3", "4", "1"]);
+    });
+
     it("runs jobs of one priority in the order they were enqueued, across instances", async () => {
       const other = await h.another();
       const ran: number[] = [];
