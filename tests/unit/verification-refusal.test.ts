@@ -2,6 +2,7 @@ import { i18n } from "@lingui/core";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createApiClient } from "../../workers/api-client";
 import { classifyFailure } from "../../workers/status";
+import { refusalCode } from "../../workers/uploads";
 import { failureMessage } from "../../src/features/errors";
 import { uploadErrorMessage } from "../../src/features/upload/messages";
 import { creationFailedToast } from "../../src/features/wizard/messages";
@@ -40,6 +41,13 @@ describe("a 403 email_not_verified", () => {
     const gone = await lapsed.call("projects.list", { query: { page: 1 } as never });
     expect(gone).toEqual({ ok: false, failure: { kind: "signed_out" } });
     expect(lapsed.onSignedOut).toHaveBeenCalledTimes(1);
+  });
+
+  it("at tus upload creation fails the file with that code instead of waiting for a connection", () => {
+    const answer = (status: number, body: unknown) =>
+      ({ originalResponse: { getStatus: () => status, getBody: () => JSON.stringify(body) } }) as unknown as Parameters<typeof refusalCode>[0];
+    expect(refusalCode(answer(403, REFUSED))).toBe("email_not_verified");
+    expect(uploadErrorMessage(i18n, refusalCode(answer(403, REFUSED))!)).toBe(SHOWN);
   });
 
   it("is worded for the user by the upload list and the wizard's 'Error creating project' toast", () => {
