@@ -52,5 +52,62 @@ export async function usageOf(db: Db, userId: number): Promise<{ storageBytes: n
     .where("kind", "!=", "image")
     .where("created_at", ">=", monthStart)
     .executeTakeFirstOrThrow();
-  return { storageBytes: Number(storage.bytes), minutesThisMonth: Number(minutes.seconds) / 60 };
+  // Projects made this month, for each file an earlier project already used (domain/quotas.ts projectChargeMinutes).
+  const projects = await db
+    .selectFrom("project_media as pm")
+    .innerJoin("projects as p", "p.id", "pm.project_id")
+    .innerJoin("media_files as m", "m.id", "pm.media_file_id")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("m.duration_seconds"), sql<number>`0`).as("seconds"))
+    .where("p.user_id", "=", userId)
+    .where("p.type", "=", "project")
+    .where("p.created_at", ">=", monthStart)
+    .where("m.kind", "!=", "image")
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("project_media as earlier")
+          .innerJoin("projects as e", "e.id", "earlier.project_id")
+          .select("earlier.project_id")
+          .whereRef("earlier.media_file_id", "=", "pm.media_file_id")
+          .where("e.type", "=", "project")
+          .whereRef("e.id", "<", "p.id"),
+      ),
+    )
+    .executeTakeFirstOrThrow();
+  return { storageBytes: Number(storage.bytes), minutesThisMonth: (Number(minutes.seconds) + Number(projects.seconds)) / 60 };
+}
+
+/** Which of these files of the user some project (deleted ones included) was already made from. */
+export async function filesInProjects(db: Db, userId: number, mediaIds: readonly number[]): Promise<Set<number>> {
+  if (mediaIds.length === 0) return new Set();
+  const used = await db
+    .selectFrom("media_files as m")
+    .select("m.id")
+    .where("m.user_id", "=", userId)
+    .where("m.id", "in", [...mediaIds])
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("project_media as pm")
+          .innerJoin("projects as p", "p.id", "pm.project_id")
+          .select("pm.project_id")
+          .whereRef("pm.media_file_id", "=", "m.id")
+          .where("p.type", "=", "project"),
+      ),
+    )
+    .execute();
+  return new Set(used.map((m) => m.id));
+}
+
+/** The user's projects waiting in the queue or being processed (library items excluded). */
+export async function queuedProjectsOf(db: Db, userId: number, busyStatuses: readonly string[]): Promise<number> {
+  const { count } = await db
+    .selectFrom("projects")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("user_id", "=", userId)
+    .where("type", "=", "project")
+    .where("deleted_at", "is", null)
+    .where((eb) => eb.or([eb("is_queued", "=", 1), eb("status", "in", [...busyStatuses])]))
+    .executeTakeFirstOrThrow();
+  return Number(count);
 }

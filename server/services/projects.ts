@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Db } from "../db";
-import { findMedia } from "../db/media";
+import { filesInProjects, findMedia, queuedProjectsOf } from "../db/media";
+import { projectChargeMinutes, queuedProjectsCap } from "../domain/quotas";
 import { findProject, FRESH_PROJECT, insertProject, listProjects, projectMedia, updateProject, type ProjectRow } from "../db/projects";
 import type { CreateProjectBody, Project, ProjectSettings, RenderBody } from "../../api/projects";
 import { BUSY_STATUSES } from "../../api/projects";
@@ -43,6 +44,8 @@ export interface ProjectsDeps {
   library: Pick<Library, "renameItem" | "removeItem">;
   /** A deleted project's renders and previews are removed from it. */
   store: Pick<FileStore, "remove">;
+  /** What the user has left of the plan: a new project is charged its processing minutes. */
+  quotas: (userId: number) => Promise<{ processingMinutes: number }>;
 }
 
 export const projectGroup = (projectId: number) => `project:${projectId}`;
@@ -110,6 +113,14 @@ export function createProjects(deps: ProjectsDeps) {
 
   const isBusy = (row: ProjectRow) => (BUSY_STATUSES as readonly string[]).includes(row.status) || row.is_queued === 1;
 
+  /** At most queuedProjectsCap(paid) projects of one user wait or work at once (issue 12 item 6). */
+  async function mustHaveQueueRoom(userId: number) {
+    const cap = queuedProjectsCap(await deps.isPaid(userId));
+    if ((await queuedProjectsOf(db, userId, BUSY_STATUSES)) >= cap) {
+      throw new DomainError("too_many_queued", `You already have ${cap} projects waiting or in progress; start another when one has finished`);
+    }
+  }
+
   return {
     toProject,
     settingsOf,
@@ -127,6 +138,11 @@ export function createProjects(deps: ProjectsDeps) {
       // Intro first, outro last, the rest in the order given (SPEC §2 wizard).
       const rank = (type: string) => (type === "intro" ? 0 : type === "outro" ? 2 : 1);
       const ordered = media.map((m, i) => ({ m, i })).sort((a, b) => rank(a.m.type) - rank(b.m.type) || a.i - b.i);
+      await mustHaveQueueRoom(userId);
+      // Charged what it processes (domain/quotas.ts projectChargeMinutes: a file's first project is its upload's).
+      const earlier = await filesInProjects(db, userId, media.map((m) => m.id));
+      const minutes = projectChargeMinutes(media.map((m) => ({ kind: m.kind, durationSeconds: m.duration_seconds, inEarlierProject: earlier.has(m.id) })));
+      if (minutes > (await deps.quotas(userId)).processingMinutes) throw new DomainError("not_enough_minutes", "Not enough processing minutes");
       const now = new Date().toISOString();
       const settings: ProjectSettings = applySettingsRules({
         ...DEFAULT_SETTINGS,
@@ -242,6 +258,7 @@ export function createProjects(deps: ProjectsDeps) {
       notLibrary(row);
       await deps.mustBeVerified(userId);
       if (row.deleted_at || !["Not Started", "Failed"].includes(row.status)) throw new DomainError("project_busy", "Only a project that did not start or failed can be restarted");
+      await mustHaveQueueRoom(userId);
       const updated = await updateProject(db, id, { is_queued: 1, status: "new", failure: null, working_progress: 0 });
       await queueJob(updated, "create-project", { projectId: id });
       return toProject(updated);
@@ -253,6 +270,7 @@ export function createProjects(deps: ProjectsDeps) {
       await deps.mustBeVerified(userId);
       if (row.deleted_at) throw notFound("No such project");
       if (isBusy(row)) throw new DomainError("project_busy", "This project is busy");
+      await mustHaveQueueRoom(userId);
       const updated = await updateProject(db, id, { status: body.final ? "Final Rendering" : "Rendering", is_queued: 1, working_progress: 0, needs_render: 0 });
       // One render job per project, preview or final: a new request while one runs is refused above.
       await queueJob(updated, "render", { projectId: id, final: body.final }, `render:${id}`);
