@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Db } from "../db";
+import { leaseOwnerIsDeadHere } from "./local";
 import type { JobContext } from "./types";
 
 /**
@@ -43,7 +44,8 @@ export interface SweepResult {
 
 /**
  * Removes the leftovers of dead attempts:
- * - a scratch folder of `tmp/` unless its job is running that very attempt under a lease that has not expired;
+ * - a scratch folder of `tmp/` unless its job is running that very attempt under a lease that has not expired
+ *   (and whose process, when it is on this machine, is alive);
  * - a `.part.` file or `.cutroom-render-` folder of the store when no job holds a live lease at all
  *   (nothing can be writing it: this process's runner has not started), else only one untouched for
  *   longer than the lease (a live ffmpeg writes its output continuously).
@@ -51,12 +53,14 @@ export interface SweepResult {
 export async function sweepLeftovers(options: SweepOptions): Promise<SweepResult> {
   const now = options.now ?? Date.now();
   const nowIso = new Date(now).toISOString();
-  const liveLeases = await options.db
+  const leases = await options.db
     .selectFrom("jobs")
-    .select(["id", "attempts"])
+    .select(["id", "attempts", "lease_owner"])
     .where("status", "=", "running")
     .where("lease_expires_at", ">=", nowIso)
     .execute();
+  // a lease of a killed process on this machine has not expired yet, but nobody writes under it any more
+  const liveLeases = leases.filter((j) => !leaseOwnerIsDeadHere(j.lease_owner));
   const live = new Set(liveLeases.map((j) => `${j.id}\n${j.attempts}`));
 
   let scratchDirs = 0;

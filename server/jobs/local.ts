@@ -1,7 +1,9 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
+import os from "node:os";
 import { sql, type ExpressionBuilder, type Selectable } from "kysely";
 import type { Db } from "../db/index";
 import type { Database, JobsTable } from "../db/schema";
+import { startTimeOf } from "../media/children";
 import {
   JOB_DEFAULTS,
   PermanentJobError,
@@ -47,12 +49,30 @@ const MAX_ERROR_LENGTH = 2_000;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+const hostTag = () => createHash("sha256").update(os.hostname()).digest("hex").slice(0, 8);
+
+/**
+ * A runner's lease owners are `p<pid>.<start time>.<host>-<random>#<claim>` (at most 64 characters):
+ * a claim names its process, so a start-up sweep on the same machine can tell the lease of a killed
+ * process from that of a live one without waiting for it to expire (leftovers.ts).
+ */
+function instanceTag(): string {
+  return `p${process.pid}.${startTimeOf(process.pid) ?? 0}.${hostTag()}-${randomUUID().replaceAll("-", "").slice(0, 12)}`;
+}
+
+/** True when a lease owner names a process of this machine that is gone (a pid reused later has another start time). */
+export function leaseOwnerIsDeadHere(owner: string | null): boolean {
+  const match = owner ? /^p(\d+)\.(\d+)\.([0-9a-f]{8})-/.exec(owner) : null;
+  if (!match || match[3] !== hostTag()) return false;
+  return startTimeOf(Number(match[1])) !== match[2];
+}
+
 /**
  * The `local` adapter: a `jobs` table in the app's own database and an in-process runner.
  * Several instances (processes) may share one database; claims are atomic and leased.
  */
 export class LocalQueue implements Queue {
-  private readonly instanceId = randomUUID();
+  private readonly instanceId = instanceTag();
   private claims = 0;
   private runner?: Runner;
   private readonly running = new Map<string, Execution>();

@@ -1,9 +1,12 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { migrate, openSqlite, type Db } from "../../server/db/index";
 import { attemptDir, sweepLeftovers } from "../../server/jobs/leftovers";
+import { LocalQueue } from "../../server/jobs/local";
+import { JOB_TYPES, type Handlers } from "../../server/jobs/types";
 
 /** Issue 12 item 9: crash leftovers (half-written outputs, render scratch folders) are swept at start. */
 
@@ -35,11 +38,11 @@ function put(file: string, ageMs = 0) {
   return file;
 }
 
-async function running(id: string, attempts: number, leaseEndsInMs: number) {
+async function running(id: string, attempts: number, leaseEndsInMs: number, leaseOwner = "other#1") {
   const now = new Date().toISOString();
   await db
     .insertInto("jobs")
-    .values({ id, type: "render", payload: "{}", group_key: null, priority: 0, seq: 1, status: "running", attempts, max_attempts: 3, run_at: now, lease_owner: "other#1", lease_expires_at: new Date(Date.now() + leaseEndsInMs).toISOString(), last_error: null, created_at: now, updated_at: now })
+    .values({ id, type: "render", payload: "{}", group_key: null, priority: 0, seq: 1, status: "running", attempts, max_attempts: 3, run_at: now, lease_owner: leaseOwner, lease_expires_at: new Date(Date.now() + leaseEndsInMs).toISOString(), last_error: null, created_at: now, updated_at: now })
     .execute();
 }
 
@@ -73,5 +76,41 @@ describe("the start-up sweep of crash leftovers", () => {
     expect(fs.existsSync(fresh)).toBe(true);
     expect(fs.existsSync(dead)).toBe(false);
     expect(fs.existsSync(stale)).toBe(false);
+  });
+
+  it("takes a lease held by a killed process of this machine for dead, before it expires", async () => {
+    const host = createHash("sha256").update(os.hostname()).digest("hex").slice(0, 8);
+    const jobId = "create-project:projectId=12";
+    // pid 999999999 does not exist: the process that claimed this job was killed a moment ago
+    await running(jobId, 1, 60_000, `p999999999.4242.${host}-0123456789ab#3`);
+    const scratch = put(path.join(attemptDir(tmpDir, { jobId, attempt: 1 }), ".cutroom-render-k/graph-0.txt"));
+    const part = put(path.join(storeDir, "projects/7/12/preview-30.mp4.11223344.part.mp4"));
+    const swept = await sweepLeftovers({ db, storeDir, tmpDir, leaseMs: LEASE });
+    expect(swept).toEqual({ partFiles: 1, scratchDirs: 1, deletedProjects: 0 });
+    expect(fs.existsSync(scratch)).toBe(false);
+    expect(fs.existsSync(part)).toBe(false);
+  });
+
+  it("keeps what a live process of this machine holds under its lease", async () => {
+    const queue = new LocalQueue(db);
+    const jobId = "create-project:projectId=14";
+    await queue.enqueue("create-project", { projectId: 14 });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started = false;
+    const handler = async () => {
+      started = true;
+      await held;
+    };
+    await queue.start(Object.fromEntries(JOB_TYPES.map((t) => [t, handler])) as unknown as Handlers, { concurrency: 1, leaseMs: 60_000, pollMs: 20 });
+    while (!started) await new Promise((r) => setTimeout(r, 10));
+    const scratch = put(path.join(attemptDir(tmpDir, { jobId, attempt: 1 }), ".cutroom-render-l/graph-0.txt"));
+    const part = put(path.join(storeDir, "projects/7/14/preview-31.mp4.55667788.part.mp4"));
+    const swept = await sweepLeftovers({ db, storeDir, tmpDir, leaseMs: LEASE });
+    expect(swept).toEqual({ partFiles: 0, scratchDirs: 0, deletedProjects: 0 });
+    expect(fs.existsSync(scratch)).toBe(true);
+    expect(fs.existsSync(part)).toBe(true);
+    release();
+    await queue.stop();
   });
 });
