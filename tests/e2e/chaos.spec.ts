@@ -1,0 +1,485 @@
+/**
+ * Offline chaos (issue 12, "Keep every promise as a suite"): hundreds of attribute edits over 20 scenes
+ * while the network flaps on a seeded schedule, some answers are cut off after the server applied them,
+ * the page reloads, a tab is closed with edits waiting and a second tab edits at the same time. Then the
+ * server's scenes must equal the edits applied in order: 0 lost, 0 applied twice.
+ *
+ * How the edits are driven, honestly: only part of them by clicks. An edit of one of the first 8 scenes
+ * (the cards the virtualised grid always mounts at the top) other than a trim goes through the
+ * storyboard's own controls (Remove/Restore, the text editor, the type menu, the volume dialog) 40 % of
+ * the time; every other edit is sent through `window.cutroom.worker`, the very sync-worker actions those
+ * controls call (src/worker.ts), with the same optimistic mirror, outbox, Idempotency-Keys and
+ * service-worker replay. 500 edits by clicks alone take minutes more than `npm test` can spend; the
+ * figures line prints the split (ui_edits, worker_api_edits) and the time taken.
+ *
+ * CHAOS_SEED=<n> replays one schedule of edits and events (the network's timing stays real).
+ */
+import path from "node:path";
+import Database from "better-sqlite3";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { E2E_DATA_DIR } from "../../playwright.config";
+import { reportFigures, soakOr } from "../reliability";
+import { apiToken, createUser, processedProject, signIn, userApi } from "./helpers";
+
+const EDITS = soakOr(500, 2_000);
+const SCENES = 20;
+const RELOADS = soakOr(3, 12);
+const CLOSED_TABS = soakOr(2, 6);
+const SECOND_TAB_PHASES = soakOr(1, 4);
+/** Edits made while the second tab is open (alternating between the two). */
+const SECOND_TAB_EDITS = 24;
+/** Edits made offline just before a tab is closed, so they wait in its outbox. */
+const EDITS_BEFORE_CLOSE = 6;
+/** Share of the edits that a person makes on the page (the others go through the worker's API). */
+const UI_SHARE = 0.4;
+/** Cards of the first rows, always mounted by the virtualised grid at the top of the page. */
+const UI_ORDERS = 8;
+/** Share of sent edits whose answer is cut off after the server applied it. */
+const ABORT_RATE = 0.07;
+const SEED = Number(process.env.CHAOS_SEED ?? 20261124);
+
+/** mulberry32: a small seeded generator, so a failing schedule can be replayed. */
+function generator(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (n: number) => Math.floor(next() * n),
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
+    between: (lo: number, hi: number) => lo + next() * (hi - lo),
+  };
+}
+
+const round3 = (t: number) => Math.round(t * 1000) / 1000;
+const MEDIA_AUDIO = ["mute", "low", "standard", "loud", "extraloud"] as const;
+const MUSIC_TYPE = ["bgmmute", "bgmlow", "bgmstandard", "bgmloud", "mainmusic"] as const;
+const TYPES = ["intro", "default", "outro"] as const;
+const FOOTAGE_LABEL: Record<(typeof MEDIA_AUDIO)[number], string> = { mute: "Mute", low: "Low", standard: "Medium", loud: "High", extraloud: "Full" };
+const TYPE_LABEL: Record<(typeof TYPES)[number], string> = { intro: "Intro", default: "Default", outro: "Outro" };
+/** The scene-edit requests the outbox and the service worker send (reads carry no key). */
+const SCENE_EDIT = /^\/api\/v1\/scenes\/\d+(\/(trim|removelines|overscene|show|hide|type(\/(intro|outro))?))?$/;
+
+/** What the test expects of one scene: every attribute is the value of its last edit. */
+interface Model {
+  trim_start: number;
+  trim_end: number;
+  visibility: 0 | 1;
+  type: (typeof TYPES)[number];
+  mediaAudio: (typeof MEDIA_AUDIO)[number];
+  musicType: (typeof MUSIC_TYPE)[number];
+  text: string[];
+}
+
+const card = (page: Page, order: number) => page.getByRole("article", { name: `Scene ${order}`, exact: true });
+const cards = (page: Page) => page.getByRole("list", { name: "Scenes" }).getByRole("article");
+
+/** Rows of an IndexedDB store of the page's origin (an absent store reads as empty). */
+function readStore(page: Page, database: string, store: string): Promise<Record<string, any>[]> {
+  return page.evaluate(
+    ([database, store]) =>
+      new Promise<Record<string, any>[]>((resolve, reject) => {
+        const open = indexedDB.open(database);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains(store)) {
+            db.close();
+            return resolve([]);
+          }
+          const all = db.transaction(store).objectStore(store).getAll();
+          all.onsuccess = () => {
+            db.close();
+            resolve(all.result);
+          };
+          all.onerror = () => reject(all.error);
+        };
+      }),
+    [database, store] as const,
+  );
+}
+
+/** The user's stored Idempotency-Keys for scene edits, in the order the server first ran them. */
+function storedKeys(email: string): { key: string; method: string; path: string; status: number | null }[] {
+  const db = new Database(path.resolve(E2E_DATA_DIR, "cutroom.sqlite"), { readonly: true, fileMustExist: true });
+  try {
+    return db
+      .prepare(
+        `SELECT k.key, k.method, k.path, k.status FROM idempotency_keys k JOIN users u ON u.id = k.user_id
+         WHERE u.email = ? AND k.path LIKE '/api/v1/scenes/%' ORDER BY k.created_at, k.rowid`,
+      )
+      .all(email.toLowerCase()) as { key: string; method: string; path: string; status: number | null }[];
+  } finally {
+    db.close();
+  }
+}
+
+/** Opens the storyboard and waits until the page's sync worker can be driven. */
+async function openStoryboard(page: Page, projectId: number) {
+  await page.goto(`/projects/${projectId}/storyboard`);
+  await ready(page);
+}
+
+async function ready(page: Page) {
+  await expect(cards(page).first()).toBeVisible({ timeout: 30_000 });
+  await page.waitForFunction(() => !!(window as { cutroom?: unknown }).cutroom);
+}
+
+/** One edit through the sync worker's API (what the storyboard's controls call). */
+async function viaWorker(page: Page, command: string, args: unknown[]) {
+  const result = await page.evaluate(
+    async ({ command, args }) => {
+      const worker = (window as unknown as { cutroom: { worker: Record<string, (...a: unknown[]) => Promise<any>> } }).cutroom.worker;
+      const r = await worker[command]!(...args);
+      return { ok: r.ok as boolean, queued: !!r.queued, failure: r.ok ? null : r.failure };
+    },
+    { command, args },
+  );
+  expect(result.ok, `${command} ${JSON.stringify(args)}: ${JSON.stringify(result.failure)}`).toBe(true);
+  return result;
+}
+
+/** The network flaps on a seeded schedule until stopped; `hold` pins it (a closed tab's offline edits). */
+function flapper(context: BrowserContext, seed: number) {
+  const rng = generator(seed);
+  let stopped = false;
+  let hold: boolean | null = null;
+  let offline = false;
+  let flaps = 0;
+  let wake: () => void = () => undefined;
+  const set = async (value: boolean) => {
+    if (value === offline) return;
+    offline = value;
+    if (value) flaps += 1;
+    await context.setOffline(value);
+  };
+  const done = (async () => {
+    while (!stopped) {
+      if (hold !== null) await set(hold);
+      else await set(!offline);
+      // Offline for 0.15–0.9 s, online for 0.3–2 s.
+      const ms = offline ? rng.between(150, 900) : rng.between(300, 2_000);
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, ms);
+      });
+    }
+    await set(false);
+  })();
+  return {
+    get offline() {
+      return offline;
+    },
+    get flaps() {
+      return flaps;
+    },
+    /** Pins the network (true: offline) until released with null. */
+    async hold(value: boolean | null) {
+      hold = value;
+      if (value !== null) await set(value);
+      wake();
+    },
+    async stop() {
+      stopped = true;
+      wake();
+      await done;
+    },
+  };
+}
+
+// A control that never answers fails the edit that waited on it, not the whole run's time budget.
+test.use({ actionTimeout: 20_000 });
+
+test("offline chaos: edits over a flapping network, reloads, closed and second tabs land exactly once, in order", async ({ page, context, request, baseURL }) => {
+  test.setTimeout(soakOr(600_000, 1_800_000));
+  const started = Date.now();
+  const rng = generator(SEED);
+  const netRng = generator(SEED ^ 0x5eed);
+  console.log(`[chaos] seed=${SEED} edits=${EDITS}`);
+
+  // ── A project of 20 scenes (talk.mp4's scenes, duplicated through the API) ─────────────────
+  const { email } = await createUser(request);
+  const token = await apiToken(request, email);
+  const api = userApi(request, token);
+  const projectId = await processedProject(api, baseURL!, token, "Edited in a storm");
+  let scenes = await api.scenes(projectId);
+  for (let i = 0; scenes.length < SCENES; i++) {
+    await api.post(`/scenes/${scenes[i % scenes.length].id}/duplicate`);
+    scenes = await api.scenes(projectId);
+  }
+  scenes = scenes.slice(0, SCENES);
+  const model = new Map<number, Model>(
+    scenes.map((s) => [
+      s.id,
+      { trim_start: s.trim_start, trim_end: s.trim_end, visibility: s.visibility, type: s.type, mediaAudio: s.mediaAudio, musicType: s.musicType, text: s.text.map((l: { text: string }) => l.text) },
+    ]),
+  );
+  const bounds = new Map<number, { start: number; end: number; order: number }>(scenes.map((s) => [s.id, { start: s.start, end: s.end, order: s.order }]));
+  const setupSeconds = (Date.now() - started) / 1000;
+
+  // ── Every scene edit passes here: some answers are cut off after the server applied them ────
+  const seen = new Map<string, { firstRuns: number; replays: number; failures: number }>();
+  let abortedInFlight = 0;
+  let offlineNow = false;
+  await context.route(
+    (url) => SCENE_EDIT.test(url.pathname),
+    async (route, req) => {
+      const key = req.headers()["idempotency-key"];
+      if (!key) return route.fallback();
+      // The browser's own offline switch does not stop a routed request: do what it would.
+      if (offlineNow) return route.abort("internetdisconnected");
+      const cut = netRng.next() < ABORT_RATE;
+      let response;
+      try {
+        response = await route.fetch();
+      } catch {
+        return route.abort("connectionreset");
+      }
+      const tally = seen.get(key) ?? { firstRuns: 0, replays: 0, failures: 0 };
+      if (response.ok()) {
+        if (response.headers()["idempotent-replayed"] === "true") tally.replays += 1;
+        else tally.firstRuns += 1;
+      } else tally.failures += 1;
+      seen.set(key, tally);
+      if (cut) {
+        abortedInFlight += 1;
+        return route.abort("connectionreset");
+      }
+      return route.fulfill({ response });
+    },
+  );
+
+  await signIn(page, email);
+  await expect(page.getByRole("heading", { name: /Welcome to Cutroom/ })).toBeVisible();
+  await openStoryboard(page, projectId);
+  // Under the service worker (which keeps failed sends for background sync) from here on.
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await page.reload();
+  await ready(page);
+  expect(await page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+
+  const net = flapper(context, SEED ^ 0xf1a9);
+  const setOffline = async (value: boolean | null) => {
+    await net.hold(value);
+  };
+  // Keep the route's view of the network in step with the flapper.
+  const syncOffline = setInterval(() => (offlineNow = net.offline), 20);
+
+  /** The requests the server should have run, in order: what each edit sends. */
+  const expectedRequests: string[] = [];
+  let uiEdits = 0;
+  let reloads = 0;
+  let closedTabs = 0;
+  let n = 0;
+
+  /** Makes edit number `n` (1-based) on `driver`: a person's click when `ui`, else the worker's API. */
+  async function edit(driver: Page, options: { ui?: boolean } = {}) {
+    n += 1;
+    if (n % 50 === 0) console.log(`[chaos] edit ${n} at ${Math.round((Date.now() - started) / 1000)} s, ${net.flaps} flaps, ${abortedInFlight} cut off`);
+    const sceneId = scenes[rng.int(scenes.length)]!.id;
+    const m = model.get(sceneId)!;
+    const b = bounds.get(sceneId)!;
+    const roll = rng.next();
+    const kind = roll < 0.3 ? "text" : roll < 0.5 ? "visibility" : roll < 0.65 ? "trim" : roll < 0.8 ? "volume" : roll < 0.95 ? "type" : "removeLines";
+    const wantsUi = options.ui ?? rng.next() < UI_SHARE;
+    const ui = wantsUi && b.order <= UI_ORDERS && kind !== "trim" && kind !== "removeLines";
+    const base = `/api/v1/scenes/${sceneId}`;
+    if (ui) uiEdits += 1;
+    switch (kind) {
+      case "text": {
+        // The text names the edit: a lost, doubled or late edit shows in the final text.
+        const text = `#${n} s${sceneId}`;
+        if (ui) {
+          await driver.getByRole("button", { name: `Edit text of scene ${b.order}`, exact: true }).click();
+          const form = driver.getByRole("form", { name: `Text lines of scene ${b.order}`, exact: true });
+          const line = form.getByRole("textbox", { name: "Line 1", exact: true });
+          if (m.text.length === 0) await form.getByRole("button", { name: "Add a line" }).click();
+          await line.fill(text);
+          await line.press("Enter");
+          await expect(form).toBeHidden();
+          m.text = m.text.length === 0 ? [text] : [text, ...m.text.slice(1)];
+        } else {
+          const lines = rng.next() < 0.3 ? [text, `#${n} second`] : [text];
+          const span = (b.end - b.start) / lines.length;
+          await viaWorker(driver, "setSceneText", [sceneId, lines.map((t, i) => ({ start: round3(b.start + i * span), end: round3(b.start + (i + 1) * span), text: t }))]);
+          m.text = lines;
+        }
+        expectedRequests.push(`PUT ${base}`);
+        break;
+      }
+      case "visibility": {
+        const show = ui ? m.visibility === 0 : rng.next() < 0.5;
+        if (ui) await driver.getByRole("button", { name: `${show ? "Restore" : "Remove"} scene ${b.order}`, exact: true }).click();
+        else await viaWorker(driver, show ? "showScene" : "hideScene", [sceneId]);
+        if (ui) await expect(driver.getByRole("button", { name: `${show ? "Remove" : "Restore"} scene ${b.order}`, exact: true })).toBeVisible();
+        m.visibility = show ? 1 : 0;
+        expectedRequests.push(`GET ${base}/${show ? "show" : "hide"}`);
+        break;
+      }
+      case "trim": {
+        const len = b.end - b.start;
+        let start = round3(b.start + rng.next() * len * 0.4);
+        let end = round3(b.end - rng.next() * len * 0.4);
+        if (end - start < 0.04) [start, end] = [b.start, b.end];
+        await viaWorker(driver, "trimScene", [sceneId, start, end]);
+        m.trim_start = start;
+        m.trim_end = end;
+        expectedRequests.push(`PUT ${base}/trim`);
+        break;
+      }
+      case "volume": {
+        if (ui) {
+          const level = rng.pick(MEDIA_AUDIO.filter((v) => v !== m.mediaAudio));
+          await driver.getByRole("button", { name: `More actions for scene ${b.order}`, exact: true }).click();
+          await driver.getByRole("menuitem", { name: "Volume", exact: true }).click();
+          const dialog = driver.getByRole("dialog", { name: `Volume of scene ${b.order}`, exact: true });
+          const footage = dialog.getByRole("radiogroup", { name: "Footage volume" });
+          await footage.getByText(FOOTAGE_LABEL[level], { exact: true }).click();
+          await expect(footage.getByRole("radio", { name: FOOTAGE_LABEL[level] })).toBeChecked();
+          await dialog.getByRole("button", { name: "Save" }).click();
+          await expect(dialog).toBeHidden();
+          m.mediaAudio = level;
+        } else {
+          const patch = { mediaAudio: rng.pick(MEDIA_AUDIO), musicType: rng.pick(MUSIC_TYPE) };
+          await viaWorker(driver, "setSceneAttributes", [sceneId, patch]);
+          Object.assign(m, patch);
+        }
+        expectedRequests.push(`PUT ${base}`);
+        break;
+      }
+      case "type": {
+        const type = ui ? rng.pick(TYPES.filter((t) => t !== m.type)) : rng.pick(TYPES);
+        if (ui) {
+          await driver.getByRole("button", { name: `More actions for scene ${b.order}`, exact: true }).click();
+          await driver.getByRole("menuitem", { name: "Change type", exact: true }).click();
+          await driver.getByRole("menu", { name: "Change type" }).getByRole("menuitemradio", { name: new RegExp(`^${TYPE_LABEL[type]}`) }).click();
+          await expect(driver.getByRole("menu")).toHaveCount(0);
+        } else await viaWorker(driver, "setSceneType", [sceneId, type]);
+        m.type = type;
+        expectedRequests.push(`GET ${base}/type${type === "default" ? "" : `/${type}`}`);
+        break;
+      }
+      case "removeLines": {
+        await viaWorker(driver, "removeSceneLines", [sceneId]);
+        m.text = [];
+        expectedRequests.push(`POST ${base}/removelines`);
+        break;
+      }
+    }
+  }
+
+  // ── The schedule: events spread over the run, in a seeded order ────────────────────────────
+  type Event = "reload" | "closeTab" | "secondTab";
+  const events: Event[] = [...Array<Event>(RELOADS).fill("reload"), ...Array<Event>(CLOSED_TABS).fill("closeTab"), ...Array<Event>(SECOND_TAB_PHASES).fill("secondTab")];
+  for (let i = events.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [events[i], events[j]] = [events[j]!, events[i]!];
+  }
+  const eventEdits = events.reduce((sum, e) => sum + (e === "closeTab" ? EDITS_BEFORE_CLOSE : e === "secondTab" ? SECOND_TAB_EDITS : 0), 0);
+  const plain = EDITS - eventEdits;
+  const eventAt = events.map((_, i) => Math.round(((i + 1) * plain) / (events.length + 1)));
+
+  let current = page;
+  try {
+    let plainDone = 0;
+    for (let e = 0; e <= events.length; e++) {
+      const until = e < events.length ? eventAt[e]! : plain;
+      for (; plainDone < until; plainDone++) await edit(current);
+      if (e === events.length) break;
+      const event = events[e]!;
+      if (event === "reload") {
+        await current.reload();
+        await ready(current);
+        reloads += 1;
+      } else if (event === "closeTab") {
+        // Offline edits wait in the outbox; the tab closes with them; a new one opens later.
+        await setOffline(true);
+        for (let i = 0; i < EDITS_BEFORE_CLOSE; i++) await edit(current, { ui: false });
+        expect((await readStore(current, "cutroom", "outbox")).length).toBeGreaterThan(0);
+        await current.close();
+        closedTabs += 1;
+        await setOffline(null);
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        current = await context.newPage();
+        await openStoryboard(current, projectId);
+      } else {
+        // A second tab edits at the same time: both sync workers share one outbox, through a Web Lock.
+        const second = await context.newPage();
+        await openStoryboard(second, projectId);
+        for (let i = 0; i < SECOND_TAB_EDITS; i++) await edit(i % 2 ? second : current, { ui: i % 2 ? false : undefined });
+        await second.close();
+      }
+    }
+    expect(n).toBe(EDITS);
+  } finally {
+    clearInterval(syncOffline);
+    await net.stop();
+    offlineNow = false;
+  }
+  const editSeconds = (Date.now() - started) / 1000 - setupSeconds;
+
+  // ── Back online for good: everything drains on its own ────────────────────────────────────
+  await expect.poll(async () => (await readStore(current, "cutroom", "outbox")).length, { timeout: 120_000 }).toBe(0);
+  await expect.poll(() => storedKeys(email).length, { timeout: 30_000 }).toBe(EDITS);
+  const keys = storedKeys(email);
+  expect(await readStore(current, "cutroom", "failedEdits")).toEqual([]);
+
+  // 0 lost, 0 applied twice: one stored answer per edit, every one a success, first run in edit order…
+  expect(keys.every((k) => k.status === 200)).toBe(true);
+  expect(keys.map((k) => `${k.method} ${k.path}`)).toEqual(expectedRequests);
+  // …and every key the server ran more than once answered its stored result (no second run).
+  const twice = [...seen.values()].filter((t) => t.firstRuns > 1).length;
+  expect(twice).toBe(0);
+  expect(keys.filter((k) => (seen.get(k.key)?.firstRuns ?? 0) === 0)).toEqual([]);
+  expect(abortedInFlight).toBeGreaterThan(0);
+
+  // The server's scenes are the edits applied in order.
+  const server = new Map((await api.scenes(projectId)).map((s) => [s.id, s]));
+  for (const [id, want] of model) {
+    const got = server.get(id)!;
+    expect({
+      id,
+      trim_start: got.trim_start,
+      trim_end: got.trim_end,
+      visibility: got.visibility,
+      type: got.type,
+      mediaAudio: got.mediaAudio,
+      musicType: got.musicType,
+      text: got.text.map((l: { text: string }) => l.text),
+    }).toEqual({ id, ...want });
+  }
+  // The page shows the same.
+  await current.reload();
+  await ready(current);
+  await expect(current.getByText("Waiting to sync")).toHaveCount(0);
+  for (const s of scenes.filter((s) => s.order <= UI_ORDERS)) {
+    const want = model.get(s.id)!;
+    if (want.text.length) await expect(card(current, s.order)).toContainText(want.text[0]!);
+    await expect(card(current, s.order).getByText("Removed", { exact: true })).toHaveCount(want.visibility ? 0 : 1);
+  }
+
+  const replays = [...seen.values()].reduce((sum, t) => sum + t.replays, 0);
+  reportFigures("offline-chaos", {
+    edits: n,
+    scenes: SCENES,
+    ui_edits: uiEdits,
+    worker_api_edits: n - uiEdits,
+    flaps: net.flaps,
+    reloads,
+    closed_tabs: closedTabs,
+    second_tabs: SECOND_TAB_PHASES,
+    aborted_in_flight: abortedInFlight,
+    replayed_answers: replays,
+    lost: EDITS - keys.length,
+    applied_twice: twice,
+    seed: SEED,
+    setup_seconds: Math.round(setupSeconds),
+    edit_seconds: Math.round(editSeconds),
+    seconds: Math.round((Date.now() - started) / 1000),
+  });
+});
