@@ -10,6 +10,7 @@ import * as m0004 from "./migrations/0004_scene_framing_overlays";
 import * as m0005 from "./migrations/0005_library_projects";
 import * as m0006 from "./migrations/0006_idempotency";
 import * as m0007 from "./migrations/0007_push_subscriptions";
+import * as m0008 from "./migrations/0008_media_container";
 import * as m0009 from "./migrations/0009_job_owner";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a shipped one. */
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   "0005_library_projects": m0005,
   "0006_idempotency": m0006,
   "0007_push_subscriptions": m0007,
+  "0008_media_container": m0008,
   "0009_job_owner": m0009,
 };
 

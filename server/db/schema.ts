@@ -102,6 +102,8 @@ export interface MediaFilesTable {
   proxy_key: string | null;
   thumbnail_key: string | null;
   analysis: string | null;
+  /** The demuxer every ffmpeg run reads the file with (`-f`); null for files stored before migration 0008. */
+  container: string | null;
   status: "processing" | "ready" | "failed";
   progress: number;
   raw_preview_render: number;

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { FastifyBaseLogger } from "fastify";
@@ -8,11 +9,12 @@ import { buildStoryboard, type StoredAnalysis } from "../services/storyboard-bui
 import { audioEnhancement, type AudioSettings } from "../domain/audio";
 import { projectFolder, type AppliedFeatures } from "../services/projects";
 import { analyzeFile, NoAudioStreamError } from "../media/analyze";
-import { probe, UnreadableMediaError } from "../media/probe";
+import { UnreadableMediaError } from "../media/probe";
+import { verifyOutput } from "../media/verify";
 import { makeProxy } from "../media/proxy";
 import { extractKeyframeThumbnails, extractPoster } from "../media/thumbnails";
-import { renderPreview as renderEdit } from "../media/render";
-import { loadRenderEdit } from "./render-edit";
+import { renderPreview as renderEdit, type RenderResult } from "../media/render";
+import { loadRenderEdit, storedMediaInfo } from "./render-edit";
 import type { FileStore } from "../storage/local";
 import { mediaKey } from "../services/library";
 import { completeLibraryProject, failLibraryMedia, reportLibraryProgress } from "../services/library-projects";
@@ -33,12 +35,40 @@ export interface PipelineDeps {
 }
 
 
-/** Writes to a temporary name and renames, so a crash never leaves half a file under the real key. */
-async function atomically(target: string, write: (tmp: string) => Promise<void>) {
+/**
+ * Writes to a temporary name of this attempt's own and renames, so a crash never leaves half a file
+ * under the real key and two writers (a killed server's orphan and the retry) never share a file.
+ * The output is checked before it is moved into place: nothing corrupt is ever marked ready.
+ */
+async function atomically(target: string, write: (tmp: string) => Promise<void>, verify: (tmp: string) => Promise<void>) {
   await fs.mkdir(path.dirname(target), { recursive: true });
-  const tmp = `${target}.part${path.extname(target)}`;
-  await write(tmp);
-  await fs.rename(tmp, target);
+  const tmp = partName(target);
+  try {
+    await write(tmp);
+    await verify(tmp);
+    await fs.rename(tmp, target);
+  } finally {
+    await fs.rm(tmp, { force: true });
+  }
+}
+
+/** The same for a folder of outputs (thumbnails): made whole under its own name, then put in the old one's place. */
+async function atomicFolder<T>(target: string, write: (tmpDir: string) => Promise<T>): Promise<T> {
+  const tmp = partName(target, ".d");
+  try {
+    await fs.mkdir(tmp, { recursive: true });
+    const result = await write(tmp);
+    await fs.rm(target, { recursive: true, force: true });
+    await fs.rename(tmp, target);
+    return result;
+  } finally {
+    await fs.rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/** `proxy.mp4` → `proxy.mp4.1a2b3c4d.part.mp4`: this attempt's own name, which the start-up sweep knows (leftovers.ts). */
+export function partName(target: string, extension = path.extname(target)): string {
+  return `${target}.${randomBytes(4).toString("hex")}.part${extension}`;
 }
 
 /** Runs each step once per media file in this process, however many jobs ask for it at once. */
@@ -55,18 +85,22 @@ export function createPipeline(deps: PipelineDeps) {
     if (media.status === "ready" && media.raw_preview_render) return media;
     const source = store.pathOf(media.storage_key);
     try {
-      const info = await probe(source, { signal: ctx.signal });
+      const info = await storedMediaInfo(source, media, { signal: ctx.signal });
+      // A file stored before its container was kept gets it now; every later run names it.
+      if (!media.container) await updateMedia(db, media.id, { container: info.container });
+      const posterOk = (tmp: string) => verifyOutput(tmp, { format: "jpeg_pipe", video: true }, { signal: ctx.signal });
       const analysis: StoredAnalysis = media.analysis ? JSON.parse(media.analysis) : { speech: [], noiseFloorDb: null, thumbnails: [] };
 
       if (media.kind === "image") {
         const poster = keyOf(media, "thumb.jpg");
-        if (!(await store.exists(poster))) await atomically(store.pathOf(poster), (tmp) => extractPoster(source, tmp, { info, signal: ctx.signal }).then(() => undefined));
+        if (!(await store.exists(poster))) await atomically(store.pathOf(poster), (tmp) => extractPoster(source, tmp, { info, signal: ctx.signal }).then(() => undefined), posterOk);
         media = { ...media, thumbnail_key: poster };
       } else {
         const proxy = keyOf(media, "proxy.mp4");
         if (!(await store.exists(proxy))) {
           await atomically(store.pathOf(proxy), (tmp) =>
             makeProxy(source, tmp, { info, signal: ctx.signal, onProgress: (f: number) => void onProgress(f * 0.6).then(() => ctx.heartbeat()) }),
+            (tmp) => verifyOutput(tmp, { format: "mov", video: info.kind === "video", audio: info.hasAudio, durationSeconds: info.durationSeconds, decode: true }, { signal: ctx.signal }),
           );
         }
         await updateMedia(db, media.id, { proxy_key: proxy, raw_preview_render: 1, progress: 60 });
@@ -74,13 +108,13 @@ export function createPipeline(deps: PipelineDeps) {
 
         if (media.kind === "video" && analysis.thumbnails.length === 0) {
           const dir = store.pathOf(keyOf(media, "thumbs"));
-          const thumbs = await extractKeyframeThumbnails(source, dir, { signal: ctx.signal });
+          const thumbs = await atomicFolder(dir, (tmp) => extractKeyframeThumbnails(source, tmp, { info, signal: ctx.signal }));
           analysis.thumbnails = thumbs.map((t) => ({ time: t.time, key: keyOf(media!, `thumbs/${path.basename(t.file)}`) }));
           media = { ...media, thumbnail_key: analysis.thumbnails[0]?.key ?? null };
         }
         if (media.kind === "audio" && !media.thumbnail_key) {
           const poster = keyOf(media, "thumb.jpg");
-          if (!(await store.exists(poster))) await atomically(store.pathOf(poster), (tmp) => extractPoster(source, tmp, { info, signal: ctx.signal }).then(() => undefined));
+          if (!(await store.exists(poster))) await atomically(store.pathOf(poster), (tmp) => extractPoster(source, tmp, { info, signal: ctx.signal }).then(() => undefined), posterOk);
           media = { ...media, thumbnail_key: poster };
         }
         await onProgress(0.8);
@@ -130,6 +164,7 @@ export function createPipeline(deps: PipelineDeps) {
     const applied: AppliedFeatures = { music: false, autoduck: false, audioEnhancer: enhancement.voiceBooster, noiseCancelling: enhancement.noiseCancelling, autoPunchIn: edit.autoPunchIn };
     const key = `projects/${project.user_id}/${project.id}/${final ? "export" : "preview"}-${Date.now()}.mp4`;
     let last = 0;
+    let rendered: RenderResult | undefined;
     const scratchParent = deps.tmpDir ? attemptDir(deps.tmpDir, ctx) : undefined;
     await atomically(store.pathOf(key), (tmp) =>
       renderEdit(edit.segments, tmp, {
@@ -147,7 +182,8 @@ export function createPipeline(deps: PipelineDeps) {
             void updateProject(db, project.id, { working_progress: value }).then(() => ctx.heartbeat());
           }
         },
-      }).then(() => undefined),
+      }).then((result) => void (rendered = result)),
+      (tmp) => verifyOutput(tmp, { format: "mov", video: true, audio: true, durationSeconds: rendered?.durationSeconds }, { signal: ctx.signal }),
     ).finally(() => scratchParent && fs.rm(scratchParent, { recursive: true, force: true }));
     // Deleted while it rendered (the cancel reaches another process only at its next lease renewal):
     // what it made goes with the project's other files, and no link to it is ever handed out.

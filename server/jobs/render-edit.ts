@@ -2,6 +2,7 @@ import { z } from "zod";
 import { FaceBox, OverlayType } from "../../api/scenes";
 import type { ProjectSettings } from "../../api/projects";
 import type { Db } from "../db";
+import type { MediaRow } from "../db/media";
 import type { ProjectRow } from "../db/projects";
 import { overlaysOf, visibleScenes, type SceneRow } from "../db/scenes";
 import { footageVolume } from "../domain/audio";
@@ -109,19 +110,28 @@ export function buildRenderEdit(
   };
 }
 
+/**
+ * A stored file's probe: read with the demuxer its upload's probe found (never detected again), and
+ * with the length measured from its packets then, which every ffmpeg run on it is capped by.
+ */
+export async function storedMediaInfo(file: string, row: Pick<MediaRow, "container" | "duration_seconds">, options: { signal?: AbortSignal } = {}): Promise<MediaInfo> {
+  const info = await probe(file, { format: row.container ?? undefined, signal: options.signal });
+  return info.kind === "image" || !(row.duration_seconds > 0) ? info : { ...info, durationSeconds: row.duration_seconds };
+}
+
 /** Loads the project's scenes, overlays and their files (the owner's only) and builds its render. */
 export async function loadRenderEdit(db: Db, store: FileStore, project: ProjectRow, options: { signal?: AbortSignal } = {}) {
   const settings = JSON.parse(project.settings) as Partial<RenderSettings>;
   const [mainScenes, overlayRows] = await Promise.all([visibleScenes(db, project.id), overlaysOf(db, project.id)]);
   const ids = [...new Set([...mainScenes, ...overlayRows.values()].map((s) => s.media_file_id).filter((id): id is number => id !== null))];
   const media = ids.length
-    ? await db.selectFrom("media_files").select(["id", "kind", "storage_key"]).where("id", "in", ids).where("user_id", "=", project.user_id).execute()
+    ? await db.selectFrom("media_files").select(["id", "kind", "storage_key", "container", "duration_seconds"]).where("id", "in", ids).where("user_id", "=", project.user_id).execute()
     : [];
   const files = new Map<number, SourceFile>();
   await Promise.all(
     media.map(async (m) => {
       const file = store.pathOf(m.storage_key);
-      files.set(m.id, { file, kind: m.kind, info: await probe(file, { signal: options.signal }) });
+      files.set(m.id, { file, kind: m.kind, info: await storedMediaInfo(file, m, options) });
     }),
   );
   const edit = buildRenderEdit(mainScenes, overlayRows, files, settings);

@@ -1,5 +1,5 @@
 import { streamFfmpeg, type ProgressCallback, type RunLimits } from "./ffmpeg";
-import { probe, type MediaInfo } from "./probe";
+import { mediaInput, probe, type MediaInfo } from "./probe";
 
 /** Analysis sample rate: speech energy lives well below 8 kHz, and 16 kHz keeps the pipe small. */
 export const ANALYSIS_SAMPLE_RATE = 16_000;
@@ -364,7 +364,7 @@ export async function measureLevels(
   const meter = new FrameMeter(Math.round(ANALYSIS_SAMPLE_RATE * frameSeconds));
   const decoder = streamFfmpeg(
     {
-      inputs: [{ file }],
+      inputs: [mediaInput(file, info)],
       // -flush_packets 0: write the pipe in full buffers, not one tiny write per audio frame.
       outputOptions: [
         "-map", "0:a:0", "-vn", "-sn", "-dn", "-ac", "1",

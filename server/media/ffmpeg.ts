@@ -197,14 +197,19 @@ export function buildArgs(command: FfmpegCommand, limits: RunLimits = {}, withPr
  * What a file input reads with: our own files their stated demuxer; a user's file only an allowed
  * demuxer (the one named, else one detected among the allowed) and pictures of at most MAX_DECODED_PIXELS.
  */
-export function inputGuards(input: Pick<FfmpegInput, "format" | "internal">): string[] {
+export function inputGuards(input: Pick<FfmpegInput, "format" | "internal"> & { singlePicture?: boolean }): string[] {
   if (input.internal) {
     if (!input.format) throw new Error("An internal ffmpeg input names its format");
     return ["-f", input.format];
   }
   if (input.format !== undefined && !ALLOWED_CONTAINERS.includes(input.format)) throw new Error(`Container not allowed: ${input.format}`);
-  return ["-format_whitelist", ALLOWED_CONTAINERS.join(","), "-max_pixels", String(MAX_DECODED_PIXELS), ...(input.format ? ["-f", input.format] : [])];
+  // image2 picks files by the name's extension; it may only read the one file a literal name names.
+  const detect = input.singlePicture ? [...ALLOWED_CONTAINERS, "image2"] : ALLOWED_CONTAINERS;
+  return ["-format_whitelist", detect.join(","), "-max_pixels", String(MAX_DECODED_PIXELS), ...(input.format ? ["-f", input.format] : [])];
 }
+
+/** A name image2 reads as exactly one file: no sequence pattern (%d) or glob character in it. */
+export const isLiteralName = (file: string) => !/[%*?[\]{}]/.test(path.resolve(file));
 
 // ---------------------------------------------------------------------------------------------
 // Progress
@@ -382,8 +387,8 @@ export function streamFfmpeg(command: FfmpegCommand, options: RunLimits = {}): S
 }
 
 /** Runs ffprobe on a file (the last argument) read as a user's file (inputGuards), and returns its stdout. */
-export async function runFfprobe(args: string[], limits: RunLimits & { format?: string } = {}): Promise<string> {
-  const guards = inputGuards({ format: limits.format });
+export async function runFfprobe(args: string[], limits: RunLimits & { format?: string; singlePicture?: boolean } = {}): Promise<string> {
+  const guards = inputGuards({ format: limits.format, singlePicture: limits.singlePicture });
   const fullArgs = ["-hide_banner", "-loglevel", limits.logLevel ?? "error", "-protocol_whitelist", PROTOCOL_WHITELIST, ...guards, ...args];
   const run = supervise("ffprobe", fullArgs, { timeoutMs: DEFAULT_PROBE_TIMEOUT_MS, ...limits });
   const chunks: string[] = [];

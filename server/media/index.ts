@@ -5,3 +5,4 @@ export * from "./analyze";
 export * from "./thumbnails";
 export * from "./proxy";
 export * from "./render";
+export * from "./verify";

@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { FfmpegError, runFfprobe, type RunLimits } from "./ffmpeg";
+import { ALLOWED_CONTAINERS, FfmpegError, isLiteralName, MAX_DECODED_PIXELS, runFfprobe, streamFfmpeg, type FfmpegInput, type RunLimits } from "./ffmpeg";
 
 export type MediaKind = "video" | "audio" | "image";
 
@@ -15,6 +15,8 @@ export interface MediaInfo {
   hasAudio: boolean;
   /** ffprobe's container name, e.g. "mov,mp4,m4a,3gp,3g2,mj2". */
   formatName: string;
+  /** The demuxer every later run reads the file with (`-f`), one of ALLOWED_CONTAINERS: "mov" for the name above. */
+  container: string;
   videoCodec?: string;
   audioCodec?: string;
   sizeBytes: number;
@@ -31,9 +33,32 @@ export class UnreadableMediaError extends Error {
   }
 }
 
+/** A container that is not on the allow-list (a playlist, a list of files, text…): refused whatever it holds. */
+export class UnsupportedMediaError extends UnreadableMediaError {
+  constructor(file: string, readonly container: string) {
+    super(file, `container not allowed: ${container}`);
+    this.name = "UnsupportedMediaError";
+  }
+}
+
+/**
+ * Largest frames accepted, decided from the probe before anything is decoded (issue 12 item 16):
+ * video up to DCI 8K (8192×4320, 35 MP: a 4:2:0 frame is ~53 MB and a decoder holds a few), stills
+ * up to MAX_DECODED_PIXELS (64 MP, ~256 MB as RGBA, decoded once) since phones shoot 48–50 MP photos.
+ */
+export const MAX_VIDEO_PIXELS = 8192 * 4320;
+export const MAX_STILL_PIXELS = MAX_DECODED_PIXELS;
+
+/** A measured length this close to the header's keeps the header's (exact, and what the players show). */
+const DURATION_AGREES = (header: number) => Math.max(1, header * 0.05);
+/** How long measuring a length by reading every packet may take. */
+const MEASURE_TIMEOUT_MS = 10 * 60 * 1000;
+const OUT_TIME = /^out_time_us=(\d+)$/gm;
+const MICROSECONDS = 1_000_000;
+
 /** Codecs that only ever hold pictures: a single one of these without a duration is a still. */
 const IMAGE_CODECS = new Set([
-  "png", "mjpeg", "jpeg2000", "jpegls", "webp", "bmp", "tiff", "gif", "ppm", "pgm", "pam", "qoi", "jpegxl", "avif", "heif",
+  "png", "apng", "mjpeg", "jpeg2000", "jpegls", "webp", "bmp", "tiff", "gif", "ppm", "pgm", "pam", "qoi", "jpegxl", "avif", "heif",
 ]);
 /** ffprobe turns any text into "video" through its ANSI-art demuxers; that is never media. */
 const TEXT_ART_CODECS = new Set(["ansi", "bintext", "xbin", "idf", "adf", "tty"]);
@@ -64,19 +89,55 @@ export interface ProbeOutput {
   format?: { format_name?: string; duration?: string; size?: string };
 }
 
-/** What a file is, decided from its streams (never from its name). */
-export async function probe(file: string, limits: RunLimits = {}): Promise<MediaInfo> {
-  const [output, size] = await Promise.all([readProbe(file, limits), stat(file)]);
-  return mediaInfoFromProbe(file, output, size.size);
+export interface ProbeOptions extends RunLimits {
+  /** The demuxer the file's first probe found (MediaInfo.container): it is never detected again. */
+  format?: string;
+  /**
+   * Measure the running time by reading every packet's timestamp, up to this many seconds (a header
+   * can claim 7 minutes for 5 hours): a longer file measures just past it. Without it, the header's.
+   */
+  measureUpTo?: number;
 }
 
-async function readProbe(file: string, limits: RunLimits): Promise<ProbeOutput> {
+/** What a file is, decided from its streams (never from its name), read only by an allowed demuxer. */
+export async function probe(file: string, options: ProbeOptions = {}): Promise<MediaInfo> {
+  const [output, size] = await Promise.all([readProbe(file, options), stat(file)]);
+  const container = containerOf(file, output);
+  const timed = (output.streams ?? []).some((s) => s.codec_type === "audio" || (s.codec_type === "video" && !IMAGE_CODECS.has(s.codec_name ?? "")));
+  const upTo = options.measureUpTo;
+  const measured = upTo !== undefined && timed ? await demuxedDuration(file, container, upTo, options) : undefined;
+  const info = mediaInfoFromProbe(file, output, size.size, measured);
+  // Packets go on to the end of the measure: the file is at least that long, whatever its header says.
+  if (upTo !== undefined && measured !== undefined && measured >= upTo - 1 && info.kind !== "image") {
+    return { ...info, durationSeconds: Math.max(info.durationSeconds, measured) };
+  }
+  return info;
+}
+
+/** image2 (a picture found by its name's extension) is read again by its codec's own demuxer. */
+const PICTURE_DEMUXERS: Record<string, string> = { mjpeg: "jpeg_pipe", png: "png_pipe", apng: "apng", webp: "webp_pipe", bmp: "bmp_pipe", tiff: "tiff_pipe", gif: "gif" };
+
+/** ffprobe's container → the `-f` name of an allowed demuxer, or UnsupportedMediaError. */
+function containerOf(file: string, output: ProbeOutput): string {
+  const names = (output.format?.format_name ?? "").split(",");
+  const picture = names[0] === "image2" ? output.streams?.find((s) => s.codec_type === "video")?.codec_name : undefined;
+  const container = picture ? (PICTURE_DEMUXERS[picture] ?? "image2") : (names[0] ?? "");
+  if (!ALLOWED_CONTAINERS.includes(container)) throw new UnsupportedMediaError(file, container || "unknown");
+  return container;
+}
+
+async function readProbe(file: string, options: ProbeOptions): Promise<ProbeOutput> {
   let text: string;
   try {
     // Absolute, so a name like "-x.mp4" or "a:b.mp4" is never read as an option or a protocol.
-    text = await runFfprobe(["-print_format", "json", "-show_format", "-show_streams", path.resolve(file)], limits);
+    // A first probe may meet a picture that image2 finds by its name, but only when that name is literal.
+    const singlePicture = options.format === undefined && isLiteralName(file);
+    text = await runFfprobe(["-print_format", "json", "-show_format", "-show_streams", path.resolve(file)], { ...options, singlePicture });
   } catch (error) {
     if (error instanceof FfmpegError && !error.timedOut) {
+      // "[hls @ 0x…] Format not on whitelist": detected as a demuxer we do not allow, and never opened.
+      const refused = error.stderrTail.map((line) => /^\[([\w,-]+) @ [^\]]*\] Format not on whitelist/.exec(line)?.[1]).find(Boolean);
+      if (refused) throw new UnsupportedMediaError(file, refused);
       throw new UnreadableMediaError(file, error.stderrTail.at(-1) ?? "ffprobe failed");
     }
     throw error;
@@ -88,23 +149,77 @@ async function readProbe(file: string, limits: RunLimits): Promise<ProbeOutput> 
   }
 }
 
-/** Pure: ffprobe's JSON → MediaInfo. Exported for tests. */
-export function mediaInfoFromProbe(file: string, output: ProbeOutput, sizeBytes: number): MediaInfo {
+/**
+ * The running time by demuxing: every packet of the video and audio streams copied to nowhere, the
+ * last timestamp read (cheap: nothing is decoded; bounded: at most `upTo` seconds are read).
+ * Undefined when ffmpeg reports none.
+ */
+async function demuxedDuration(file: string, container: string, upTo: number, limits: RunLimits): Promise<number | undefined> {
+  const run = streamFfmpeg(
+    {
+      globalOptions: ["-progress", "pipe:1"],
+      inputs: [{ file, format: container, options: ["-t", upTo.toFixed(3)] }],
+      // The null muxer writes nothing: stdout carries only the progress lines.
+      outputOptions: ["-map", "0:v?", "-map", "0:a?", "-c", "copy", "-f", "null"],
+      output: "-",
+    },
+    { timeoutMs: MEASURE_TIMEOUT_MS, ...limits },
+  );
+  let text = "";
+  run.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    text = (text + chunk).slice(-4096);
+  });
+  try {
+    await run.done;
+  } catch (error) {
+    if (error instanceof FfmpegError && !error.timedOut) throw new UnreadableMediaError(file, error.stderrTail.at(-1) ?? "packets unreadable");
+    throw error;
+  }
+  const times = [...text.matchAll(OUT_TIME)].map((m) => Number(m[1]) / MICROSECONDS).filter((t) => Number.isFinite(t) && t > 0);
+  return times.length > 0 ? Math.max(...times) : undefined;
+}
+
+/** The header's length when the packets agree with it, else what the packets say. */
+function trustedDuration(header: number, measured: number | undefined): number {
+  if (measured === undefined || !(measured > 0)) return header;
+  if (!(header > 0)) return measured;
+  return Math.abs(measured - header) <= DURATION_AGREES(header) ? header : measured;
+}
+
+/** Every ffmpeg run on a user's file reads at most this long: its (measured) length and a little slack. */
+export function lengthCap(durationSeconds: number): number {
+  return durationSeconds + Math.max(1, durationSeconds * 0.05);
+}
+
+/**
+ * How an ffmpeg run reads a user's file: with the demuxer its probe found, and never past lengthCap
+ * of its length (a file that lies about its length cannot make a run longer). `options` come after.
+ */
+export function mediaInput(file: string, info: Pick<MediaInfo, "kind" | "container" | "durationSeconds">, options: readonly string[] = []): FfmpegInput {
+  const cap = info.kind === "image" || !(info.durationSeconds > 0) ? [] : ["-t", lengthCap(info.durationSeconds).toFixed(3)];
+  return { file, format: info.container, options: [...cap, ...options] };
+}
+
+/** Pure: ffprobe's JSON (and a length measured from the packets) → MediaInfo. Exported for tests. */
+export function mediaInfoFromProbe(file: string, output: ProbeOutput, sizeBytes: number, measuredSeconds?: number): MediaInfo {
   const formatName = output.format?.format_name ?? "";
+  const container = containerOf(file, output);
   const streams = output.streams ?? [];
   const video = streams.find((s) => isPicture(s) && s.disposition?.attached_pic !== 1);
   const audio = streams.find((s) => s.codec_type === "audio" && s.codec_name && Number(s.sample_rate) > 0);
   if (streams.some((s) => TEXT_ART_CODECS.has(s.codec_name ?? "")) || (!video && !audio)) {
     throw new UnreadableMediaError(file, "no audio or video stream");
   }
-  const durationSeconds = mediaDuration(output, streams);
-  const base = { formatName, sizeBytes, hasAudio: Boolean(audio), audioCodec: audio?.codec_name };
+  const durationSeconds = trustedDuration(mediaDuration(output, streams), measuredSeconds);
+  const base = { formatName, container, sizeBytes, hasAudio: Boolean(audio), audioCodec: audio?.codec_name };
   if (!video) {
     if (!(durationSeconds > 0)) throw new UnreadableMediaError(file, "audio without a duration");
     return { kind: "audio", durationSeconds, ...base };
   }
   const still = isStill(video, formatName, durationSeconds);
   if (!still && !(durationSeconds > 0)) throw new UnreadableMediaError(file, "video without a duration");
+  const pixels = (video.width ?? 0) * (video.height ?? 0);
+  if (pixels > (still ? MAX_STILL_PIXELS : MAX_VIDEO_PIXELS)) throw new UnreadableMediaError(file, `picture too large: ${video.width}x${video.height}`);
   return {
     kind: still ? "image" : "video",
     durationSeconds: still ? 0 : durationSeconds,

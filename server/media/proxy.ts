@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { runFfmpeg, type ProgressCallback, type RunLimits } from "./ffmpeg";
-import { probe, type MediaInfo } from "./probe";
+import { lengthCap, mediaInput, probe, type MediaInfo } from "./probe";
 
 /** What every browser plays: H.264 Main + AAC-LC in MP4, index first so playback starts at once. */
 export const PROXY_DEFAULTS = Object.freeze({
@@ -55,8 +55,9 @@ export async function makeProxy(input: string, output: string, options: ProxyOpt
       : [];
   await runFfmpeg(
     {
-      inputs: [{ file: input }],
-      outputOptions: [...video, ...audio, "-sn", "-dn", "-map_metadata", "-1", "-movflags", "+faststart", "-f", "mp4"],
+      inputs: [mediaInput(input, info)],
+      // Capped on the output clock too: a file whose timestamps lie cannot make a longer proxy.
+      outputOptions: [...video, ...audio, "-sn", "-dn", "-map_metadata", "-1", "-t", lengthCap(info.durationSeconds).toFixed(3), "-movflags", "+faststart", "-f", "mp4"],
       output,
     },
     { ...options, durationSeconds: info.durationSeconds },

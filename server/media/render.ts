@@ -88,7 +88,7 @@ export async function renderPreview(segments: readonly EditSegment[], output: st
   if (options.scratchParent) await mkdir(options.scratchParent, { recursive: true });
   const scratch = await mkdtemp(path.join(options.scratchParent ?? (chunks.length > 1 ? outputDir : os.tmpdir()), ".cutroom-render-"));
   try {
-    const pass = passRunner(scratch, options);
+    const pass = passRunner(scratch, options, probes);
     if (chunks.length <= 1) await pass(plan, style, "both", output, { from: 0, to: 1 });
     else await renderInChunks(plan, chunks, style, output, scratch, pass, options);
   } finally {
@@ -100,10 +100,12 @@ export async function renderPreview(segments: readonly EditSegment[], output: st
 type Pass = (plan: RenderPlan, style: GraphStyle, outputs: GraphOutputs, output: string, share: { from: number; to: number }) => Promise<void>;
 
 /** One ffmpeg run of a graph; its progress is reported as its share of the whole render. */
-function passRunner(scratch: string, options: RenderOptions): Pass {
+function passRunner(scratch: string, options: RenderOptions, probes: ReadonlyMap<string, MediaInfo>): Pass {
   let count = 0;
   return async (plan, style, outputs, output, share) => {
     const graph = buildRenderGraph(plan, style, outputs);
+    // Each source is read with the demuxer its probe found (issue 12 item 1).
+    const inputs = graph.inputs.map((input) => ({ ...input, format: input.format ?? probes.get(input.file)?.container }));
     const script = path.join(scratch, `graph-${count++}.txt`);
     await writeFile(script, graph.script);
     const video = ["-c:v", "libx264", "-preset", options.preset ?? RENDER_DEFAULTS.preset, "-crf", String(options.crf ?? RENDER_DEFAULTS.crf), "-pix_fmt", "yuv420p", "-r", String(plan.fps)];
@@ -117,7 +119,7 @@ function passRunner(scratch: string, options: RenderOptions): Pass {
             ["-map", "[aout]", "-c:a", "flac", "-ar", String(plan.sampleRate), "-ac", "2", "-f", "flac"];
     await runFfmpeg(
       // The inline -filter_complex form breaks past ~100 segments; a script file has no such limit.
-      { globalOptions: ["-filter_complex_script", script], inputs: graph.inputs, outputOptions, output },
+      { globalOptions: ["-filter_complex_script", script], inputs, outputOptions, output },
       { ...options, ...progressShare(options.onProgress, share), durationSeconds: graph.frames / plan.fps },
     );
   };
@@ -177,7 +179,7 @@ async function renderInChunks(plan: RenderPlan, chunks: readonly Chunk[], style:
   await runFfmpeg(
     {
       globalOptions: ["-filter_complex_script", scriptFile],
-      inputs: [{ file: listFile, options: ["-f", "concat"] }, ...sounds.map((sound) => ({ file: sound.file }))],
+      inputs: [{ file: listFile, format: "concat", internal: true }, ...sounds.map((sound) => ({ file: sound.file, format: "flac", internal: true }))],
       outputOptions: [
         "-map", "0:v:0", "-map", "[aout]", "-c:v", "copy",
         "-c:a", "aac", "-b:a", RENDER_DEFAULTS.audioBitrate, "-ar", String(plan.sampleRate), "-ac", "2",

@@ -1,7 +1,7 @@
 import { mkdir, readdir, rm } from "node:fs/promises";
 import path from "node:path";
-import { runFfmpeg, type ProgressCallback, type RunLimits } from "./ffmpeg";
-import { probe, type MediaInfo } from "./probe";
+import { FfmpegError, runFfmpeg, type ProgressCallback, type RunLimits } from "./ffmpeg";
+import { mediaInput, probe, type MediaInfo } from "./probe";
 
 /** Storyboard thumbnails: small enough to load hundreds at once on a phone. */
 export const THUMBNAIL_WIDTH = 320;
@@ -30,14 +30,16 @@ export interface KeyframeThumbnailOptions extends RunLimits {
   width?: number;
   /** Skip keyframes closer than this to the previous kept one (short GOPs make thousands). */
   minIntervalSeconds?: number;
-  /** For progress; probed when absent. */
-  durationSeconds?: number;
+  /** The file's probe (its container and length); probed when absent. */
+  info?: MediaInfo;
   onProgress?: ProgressCallback;
 }
 
 /**
  * One JPEG per keyframe, in a single pass that decodes keyframes only (`-skip_frame nokey`).
  * Times come from `showinfo`, so they are the real presentation times of those keyframes.
+ * A decoder that cannot skip (Theora fails every skipped frame) is run again decoding every frame
+ * and keeping the keyframes.
  */
 export async function extractKeyframeThumbnails(
   file: string,
@@ -46,32 +48,44 @@ export async function extractKeyframeThumbnails(
 ): Promise<Thumbnail[]> {
   await mkdir(outDir, { recursive: true });
   await removeThumbnails(outDir);
+  const info = options.info ?? (await probe(file, options));
+  let times: number[];
+  try {
+    times = await keyframePass(file, outDir, info, options, true);
+  } catch (error) {
+    if (!(error instanceof FfmpegError)) throw error;
+    await removeThumbnails(outDir);
+    times = await keyframePass(file, outDir, info, options, false);
+  }
+  const files = (await readdir(outDir)).filter((name) => THUMBNAIL_NAME.test(name)).sort();
+  if (files.length !== times.length) throw new Error(`Expected ${times.length} thumbnails, found ${files.length}`);
+  return files.map((name, i) => ({ time: Math.max(0, times[i] ?? 0), file: path.join(outDir, name) }));
+}
+
+/** One pass over the file's keyframes, decoding only those (`skip`) or every frame; answers their times. */
+async function keyframePass(file: string, outDir: string, info: MediaInfo, options: KeyframeThumbnailOptions, skip: boolean): Promise<number[]> {
   const width = options.width ?? THUMBNAIL_WIDTH;
   const times: number[] = [];
-  const filters = [
-    ...(options.minIntervalSeconds ? [`select='isnan(prev_selected_t)+gte(t-prev_selected_t,${options.minIntervalSeconds})'`] : []),
-    `scale='min(${width},iw)':-2`,
-    "showinfo",
-  ];
+  const spaced = options.minIntervalSeconds ? `(isnan(prev_selected_t)+gte(t-prev_selected_t,${options.minIntervalSeconds}))` : "";
+  const select = skip ? (spaced ? [`select='${spaced}'`] : []) : [`select='eq(key,1)${spaced ? `*${spaced}` : ""}'`];
+  const filters = [...select, `scale='min(${width},iw)':-2`, "showinfo"];
   await runFfmpeg(
     {
-      inputs: [{ file, options: ["-skip_frame", "nokey"] }],
+      inputs: [mediaInput(file, info, skip ? ["-skip_frame", "nokey"] : [])],
       outputOptions: ["-map", "0:v:0", "-an", "-sn", "-dn", "-vf", filters.join(","), "-fps_mode", "passthrough", "-q:v", String(JPEG_QUALITY), "-f", "image2"],
       output: path.join(outDir, THUMBNAIL_PATTERN),
     },
     {
       ...options,
       logLevel: "info",
-      durationSeconds: options.durationSeconds ?? (await probe(file, options)).durationSeconds,
+      durationSeconds: info.durationSeconds,
       onStderrLine: (line) => {
         const match = SHOWINFO_TIME.exec(line);
         if (match) times.push(Number(match[1]));
       },
     },
   );
-  const files = (await readdir(outDir)).filter((name) => THUMBNAIL_NAME.test(name)).sort();
-  if (files.length !== times.length) throw new Error(`Expected ${times.length} thumbnails, found ${files.length}`);
-  return files.map((name, i) => ({ time: Math.max(0, times[i] ?? 0), file: path.join(outDir, name) }));
+  return times;
 }
 
 /** A re-run must not mix stale files into the new list. */
@@ -112,7 +126,7 @@ export async function extractPoster(file: string, outFile: string, options: Post
   if (info.kind === "audio") {
     await runFfmpeg(
       {
-        inputs: [{ file }],
+        inputs: [mediaInput(file, info)],
         outputOptions: ["-filter_complex", `[0:a:0]showwavespic=s=${AUDIO_POSTER_SIZE}:colors=${WAVE_COLOUR}:split_channels=0`, ...quality],
         output: outFile,
       },
@@ -123,7 +137,7 @@ export async function extractPoster(file: string, outFile: string, options: Post
   const at = info.kind === "video" ? (options.atSeconds ?? Math.min(info.durationSeconds * POSTER_AT_SHARE, POSTER_MAX_SECONDS)) : 0;
   await runFfmpeg(
     {
-      inputs: [{ file, options: at > 0 ? ["-ss", at.toFixed(3)] : [] }],
+      inputs: [mediaInput(file, info, at > 0 ? ["-ss", at.toFixed(3)] : [])],
       outputOptions: ["-map", "0:v:0", "-vf", `scale='min(${width},iw)':-2`, ...quality],
       output: outFile,
     },

@@ -6,7 +6,7 @@ import { findProject, type ProjectRow } from "../db/projects";
 import { LIBRARY_PAGE_SIZE, type LibraryCreateBody, type LibraryItem, type LibraryTab, type MediaFile } from "../../api/media";
 import type { TextLine } from "../../api/storyboard";
 import type { z } from "zod";
-import { probe, UnreadableMediaError } from "../media";
+import { probe, UnreadableMediaError, UnsupportedMediaError } from "../media";
 import type { FileStore } from "../storage/local";
 import type { Uploads } from "../http/uploads";
 import { isUploadId, uploadOwner } from "../http/uploads";
@@ -168,10 +168,16 @@ export function createLibrary(deps: LibraryDeps) {
       }
 
       const source = deps.uploads.pathOf(uploadId);
+      // The length is measured from the packets, up to just past the plan's per-file limit (a header can lie).
+      const lengthLimitSeconds = (await deps.accounts.quotas(userId)).uploadMaxLengthMinutes * 60;
       let info;
       try {
-        info = await probe(source);
+        info = await probe(source, { measureUpTo: lengthLimitSeconds + 1 });
       } catch (error) {
+        // A playlist, a list of files, text…: refused by its container before anything it names is opened (issue 12 item 1).
+        if (error instanceof UnsupportedMediaError) {
+          return refuse(uploadId, new DomainError("unsupported_format", "Uploaded file may be corrupted or not be compatible"));
+        }
         if (error instanceof UnreadableMediaError) {
           return refuse(uploadId, new DomainError("media_unreadable", "Uploaded file may be corrupted or not be compatible"));
         }
@@ -211,6 +217,7 @@ export function createLibrary(deps: LibraryDeps) {
         proxy_key: null,
         thumbnail_key: null,
         analysis: null,
+        container: info.container,
         status: body.process ? "processing" : "ready",
         progress: 0,
         raw_preview_render: 0,

@@ -47,6 +47,7 @@ const info = (kind: "video" | "image" | "audio", width = 1280, height = 720) => 
   ...(kind === "audio" ? {} : { width, height }),
   hasAudio: kind !== "image",
   formatName: "mp4",
+  container: "mov",
   sizeBytes: 1,
 });
 const files = new Map<number, SourceFile>([
