@@ -162,6 +162,8 @@ export function createPipeline(deps: PipelineDeps) {
     const enhancement = audioEnhancement({ audio_preprocessor: settings.audio_preprocessor ?? 0, voice_booster: settings.voice_booster ?? 0, mute_videos: settings.mute_videos ?? 0 });
     // Highlights report only this: music and ducking arrive with their own features.
     const applied: AppliedFeatures = { music: false, autoduck: false, audioEnhancer: enhancement.voiceBooster, noiseCancelling: enhancement.noiseCancelling, autoPunchIn: edit.autoPunchIn };
+    // A render killed between its rename and its row update left a finished file nothing links to.
+    await removeUnlinkedRenders(project);
     const key = `projects/${project.user_id}/${project.id}/${final ? "export" : "preview"}-${Date.now()}.mp4`;
     let last = 0;
     let rendered: RenderResult | undefined;
@@ -204,6 +206,15 @@ export function createPipeline(deps: PipelineDeps) {
     });
     if (previous && previous !== key) await store.remove(previous);
     await deps.onRenderDone?.(done, true);
+  }
+
+  /** Finished renders in a project's folder that its row does not link to; one job renders a project at a time. */
+  async function removeUnlinkedRenders(project: ProjectRow) {
+    const folder = store.pathOf(projectFolder(project.user_id, project.id));
+    const linked = project.export_key ? path.basename(project.export_key) : undefined;
+    for (const name of await fs.readdir(folder).catch(() => [] as string[])) {
+      if (/^(preview|export)-\d+\.mp4$/.test(name) && name !== linked) await fs.rm(path.join(folder, name), { force: true });
+    }
   }
 
   async function mustProject(projectId: number): Promise<ProjectRow> {
