@@ -4,20 +4,32 @@ import type { PushSubscriptionsTable } from "./schema";
 
 export type PushSubscriptionRow = Selectable<PushSubscriptionsTable>;
 
-/** One row per endpoint: subscribing again (or as another user on the same browser) moves it. */
+/**
+ * One row per endpoint: subscribing again (or as another user on the same browser) moves it. Another user
+ * moves it only with the same browser's keys: knowing an endpoint alone does not take a subscription over
+ * (issue 12 authorisation matrix). Undefined when the endpoint is someone else's.
+ */
 export function upsertPushSubscription(
   db: Db,
   row: { user_id: number; endpoint: string; p256dh: string; auth: string; device: string | null; expires_at: string | null },
-): Promise<PushSubscriptionRow> {
+): Promise<PushSubscriptionRow | undefined> {
   const now = new Date().toISOString();
   return db
     .insertInto("push_subscriptions")
     .values({ ...row, created_at: now, updated_at: now })
     .onConflict((oc) =>
-      oc.column("endpoint").doUpdateSet({ user_id: row.user_id, p256dh: row.p256dh, auth: row.auth, device: row.device, expires_at: row.expires_at, updated_at: now }),
+      oc
+        .column("endpoint")
+        .doUpdateSet({ user_id: row.user_id, p256dh: row.p256dh, auth: row.auth, device: row.device, expires_at: row.expires_at, updated_at: now })
+        .where((eb) =>
+          eb.or([
+            eb("push_subscriptions.user_id", "=", row.user_id),
+            eb.and([eb("push_subscriptions.p256dh", "=", row.p256dh), eb("push_subscriptions.auth", "=", row.auth)]),
+          ]),
+        ),
     )
     .returningAll()
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
 }
 
 /** Keeps a user's newest `keep` subscriptions, so one account cannot make a render fan out without end. */

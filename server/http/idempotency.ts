@@ -132,7 +132,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db) {
     const name = (options.schema as { operationId?: string } | undefined)?.operationId;
     if (!name || !isReplayable(name)) return;
     const list = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
-    // After the route's own preHandler (authenticate), which tells whose key it is.
+    // After authenticate (the route's onRequest), which tells whose key it is.
     options.preHandler = [...list(options.preHandler), check] as never;
     options.onSend = [...list(options.onSend), store] as never;
     options.onResponse = [...list(options.onResponse), abandon] as never;

@@ -45,7 +45,8 @@ export function registerRoutes<N extends RouteName>(app: FastifyInstance, hooks:
         ...(def.body ? { body: def.body } : {}),
         response: { [successStatus]: def.response, "4xx": ErrorBody, "5xx": ErrorBody },
       },
-      preHandler: def.auth === "user" ? hooks.authenticate : undefined,
+      // Before the body is parsed or validated: an anonymous call is a 401 whatever it sends (issue 12 authorisation matrix).
+      onRequest: def.auth === "user" ? hooks.authenticate : undefined,
       handler: async (request, reply) => {
         const result = await handler({
           params: request.params as never,

@@ -7,7 +7,7 @@ import { deletePushSubscription, deletePushSubscriptionById, listPushSubscriptio
 import { findUserById } from "../db/users";
 import { FREE_PLAN_ID } from "../domain/plans";
 import { endpointOrigin, PushGoneError, PushSendError, renderNotificationText, type PushLog, type PushSender } from "../notify/push";
-import { DomainError } from "./errors";
+import { DomainError, notFound } from "./errors";
 
 /** SPEC §6: render notifications are a plan feature. */
 export const RENDER_NOTIFICATIONS_FEATURE = "render_notifications";
@@ -79,6 +79,8 @@ export function createPush(deps: PushDeps) {
         device: body.device || null,
         expires_at: typeof body.expirationTime === "number" ? new Date(body.expirationTime).toISOString() : null,
       });
+      // Another user's endpoint with other keys: not this browser's subscription to move.
+      if (!row) throw notFound("No such push subscription");
       await trimPushSubscriptions(db, userId, MAX_PUSH_SUBSCRIPTIONS);
       return { endpoint: row.endpoint, device: row.device, created_at: row.created_at };
     },

@@ -226,6 +226,20 @@ describe("subscriptions", () => {
     expect((await api("DELETE", "/push/subscriptions", { endpoint: shared.endpoint }, other)).body).toEqual({ removed: true });
     expect(await rows()).toHaveLength(0);
   });
+
+  it("are not taken over by another user who knows only the endpoint (other keys): 404, the owner's row stays", async () => {
+    const victim = newBrowser("/push/victim");
+    expect((await api("POST", "/push/subscriptions", subscription(victim, "Victim"))).status).toBe(201);
+    const before = await server.db.selectFrom("push_subscriptions").selectAll().where("endpoint", "=", victim.endpoint).execute();
+    const forged = { ...subscription(newBrowser("/push/attacker"), "Attacker"), endpoint: victim.endpoint };
+    const res = await api("POST", "/push/subscriptions", forged, other);
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe("not_found");
+    expect(await server.db.selectFrom("push_subscriptions").selectAll().where("endpoint", "=", victim.endpoint).execute()).toEqual(before);
+    // The owner may still renew it with new keys.
+    expect((await api("POST", "/push/subscriptions", { ...subscription(newBrowser("/push/renewed"), "Victim"), endpoint: victim.endpoint })).status).toBe(201);
+    expect((await api("DELETE", "/push/subscriptions", { endpoint: victim.endpoint })).body).toEqual({ removed: true });
+  });
 });
 
 describe("a render notification", () => {
