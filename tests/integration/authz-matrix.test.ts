@@ -377,7 +377,10 @@ describe("authorisation matrix", () => {
       if (res.statusCode >= 500 || res.statusCode === 401 || (res.statusCode === 404 && !FIXTURES[name]!.ownMay404)) refusedOwner.push(`${name}: ${res.statusCode} ${res.body.slice(0, 160)}`);
     }
     expect(refusedOwner).toEqual([]);
-    expect((await server.app.inject({ method: "GET", url: new URL(victim.fileLink, base).pathname + new URL(victim.fileLink, base).search })).statusCode).toBe(200);
+    const file = await server.app.inject({ method: "GET", url: new URL(victim.fileLink, base).pathname + new URL(victim.fileLink, base).search, headers: bearer(victim.token) });
+    expect(file.statusCode).toBe(200);
+    // Signed files keep their own caching, even when the request carries a token (issue 12 item 16).
+    expect(file.headers["cache-control"]).toMatch(/max-age=\d+/);
     reportFigures("authz-matrix", figures);
     expect(figures.leaks).toBe(0);
   });
