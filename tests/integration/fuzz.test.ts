@@ -194,7 +194,7 @@ function queryFor(def: RouteDef | undefined): string {
   return parts.length ? `?${parts.join("&")}` : "";
 }
 
-const ODD_METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"];
+const ODD_METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "PROPFIND", "TRACE", "SEARCH", "PURGE", "LOCK", "MKCOL", "COPY"];
 
 function authHeader(): Record<string, string> {
   const roll = rand.int(100);
@@ -372,7 +372,13 @@ describe("fuzzing every route", () => {
     const target = () => rand.pick(["/api/v1/user", "/api/v1/projects/1", "/api/v1/uploads", "/", "/api/v1/%zz", `/api/v1/projects/${"9".repeat(200)}`]);
     const malformed = (): string | Buffer => {
       const t = target();
-      switch (rand.int(14)) {
+      const json = JSON.stringify({ first_name: "A", last_name: "B", email: "a@b.c", password: "x" });
+      switch (rand.int(19)) {
+        case 14: return `PUT /api/v1/user/rename HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${tokenA}\r\nContent-Type: application/json\r\nContent-Type: text/plain\r\nIdempotency-Key: a\r\nIdempotency-Key: b\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`;
+        case 15: return `GET /api/v1/user HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${tokenA}\r\nAuthorization: Bearer ${tokenB}\r\nConnection: close\r\n\r\n`;
+        case 16: return `${rand.pick(["PROPFIND", "TRACE", "FOO", "CONNECT", "M-SEARCH", "PRI"])} ${t} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${tokenA}\r\nConnection: close\r\n\r\n`;
+        case 17: return `POST /api/v1/user/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json) + 10}\r\nConnection: close\r\n\r\n${json}`;
+        case 18: return `POST ${API_BASE}/uploads HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${tokenA}\r\nTus-Resumable: 1.0.0\r\nUpload-Length: 10\r\nUpload-Length: 20\r\nConnection: close\r\n\r\n`;
         case 0: return "GARBAGE\r\n\r\n";
         case 1: return `GET ${t} HTTP/1.1 extra\r\nHost: x\r\n\r\n`;
         case 2: return Buffer.concat([Buffer.from(Array.from({ length: 64 }, () => rand.int(256))), Buffer.from("\r\n\r\n")]);
