@@ -101,6 +101,25 @@ describe("tus owner check (issue 12 item 2)", () => {
   });
 });
 
+describe("tus owner check against a crafted Host", () => {
+  it("never lets the Host header pick the upload tus works on", async () => {
+    const mine = await create(me.token, 10);
+    const before = snapshot(theirs.id);
+    for (const host of [`x/api/v1/uploads/${theirs.id}?`, `x${`/api/v1/uploads/${theirs.id}`}#`, "a b"]) {
+      for (const method of ["HEAD", "PATCH", "DELETE"]) {
+        const res = await server.app.inject({
+          method: method as never,
+          url: `/api/v1/uploads/${mine.id}`,
+          headers: { ...bearer(me.token), "tus-resumable": "1.0.0", host, "upload-offset": "0", "content-type": "application/offset+octet-stream" },
+          payload: method === "PATCH" ? Buffer.alloc(4, 9) : undefined,
+        });
+        expect(res.statusCode, `${method} ${host}`).toBeLessThan(500);
+      }
+    }
+    expect(snapshot(theirs.id)).toEqual(before);
+  });
+});
+
 describe("POST /library media_file (issue 12 item 3)", () => {
   it.each([
     ["a name I already have", "dup.m4a"],
