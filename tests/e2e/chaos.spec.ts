@@ -131,8 +131,8 @@ async function ready(page: Page) {
 }
 
 /** One edit through the sync worker's API (what the storyboard's controls call). */
-async function viaWorker(page: Page, command: string, args: unknown[]) {
-  const result = await page.evaluate(
+async function viaWorker(page: Page, command: string, args: unknown[], options: { interrupted?: boolean } = {}) {
+  const call = page.evaluate(
     async ({ command, args }) => {
       const worker = (window as unknown as { cutroom: { worker: Record<string, (...a: unknown[]) => Promise<any>> } }).cutroom.worker;
       const r = await worker[command]!(...args);
@@ -140,6 +140,8 @@ async function viaWorker(page: Page, command: string, args: unknown[]) {
     },
     { command, args },
   );
+  // An edit whose page is reloaded or closed under it never hears its answer; the outbox still has it.
+  const result = options.interrupted ? await call.catch(() => ({ ok: true, queued: true, failure: null })) : await call;
   expect(result.ok, `${command} ${JSON.stringify(args)}: ${JSON.stringify(result.failure)}`).toBe(true);
   return result;
 }
@@ -225,6 +227,8 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
   // ── Every scene edit passes here: some answers are cut off after the server applied them ────
   const seen = new Map<string, { firstRuns: number; replays: number; failures: number }>();
   let abortedInFlight = 0;
+  /** Set to hold the next sent edit's answer (the server has applied it) while the page reloads. */
+  let stall: { held: () => void; released: Promise<void> } | null = null;
   let offlineNow = false;
   await context.route(
     (url) => SCENE_EDIT.test(url.pathname),
@@ -246,6 +250,14 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
         else tally.firstRuns += 1;
       } else tally.failures += 1;
       seen.set(key, tally);
+      if (stall) {
+        const { held, released } = stall;
+        stall = null;
+        held();
+        await released;
+        abortedInFlight += 1;
+        return route.abort("connectionreset").catch(() => undefined);
+      }
       if (cut) {
         abortedInFlight += 1;
         return route.abort("connectionreset");
@@ -275,10 +287,11 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
   let uiEdits = 0;
   let reloads = 0;
   let closedTabs = 0;
+  let reloadsMidSend = 0;
   let n = 0;
 
   /** Makes edit number `n` (1-based) on `driver`: a person's click when `ui`, else the worker's API. */
-  async function edit(driver: Page, options: { ui?: boolean } = {}) {
+  async function edit(driver: Page, options: { ui?: boolean; interrupted?: boolean } = {}) {
     n += 1;
     if (n % 50 === 0) console.log(`[chaos] edit ${n} at ${Math.round((Date.now() - started) / 1000)} s, ${net.flaps} flaps, ${abortedInFlight} cut off`);
     const sceneId = scenes[rng.int(scenes.length)]!.id;
@@ -306,7 +319,7 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
         } else {
           const lines = rng.next() < 0.3 ? [text, `#${n} second`] : [text];
           const span = (b.end - b.start) / lines.length;
-          await viaWorker(driver, "setSceneText", [sceneId, lines.map((t, i) => ({ start: round3(b.start + i * span), end: round3(b.start + (i + 1) * span), text: t }))]);
+          await viaWorker(driver, "setSceneText", [sceneId, lines.map((t, i) => ({ start: round3(b.start + i * span), end: round3(b.start + (i + 1) * span), text: t }))], options);
           m.text = lines;
         }
         expectedRequests.push(`PUT ${base}`);
@@ -315,7 +328,7 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
       case "visibility": {
         const show = ui ? m.visibility === 0 : rng.next() < 0.5;
         if (ui) await driver.getByRole("button", { name: `${show ? "Restore" : "Remove"} scene ${b.order}`, exact: true }).click();
-        else await viaWorker(driver, show ? "showScene" : "hideScene", [sceneId]);
+        else await viaWorker(driver, show ? "showScene" : "hideScene", [sceneId], options);
         if (ui) await expect(driver.getByRole("button", { name: `${show ? "Remove" : "Restore"} scene ${b.order}`, exact: true })).toBeVisible();
         m.visibility = show ? 1 : 0;
         expectedRequests.push(`GET ${base}/${show ? "show" : "hide"}`);
@@ -326,7 +339,7 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
         let start = round3(b.start + rng.next() * len * 0.4);
         let end = round3(b.end - rng.next() * len * 0.4);
         if (end - start < 0.04) [start, end] = [b.start, b.end];
-        await viaWorker(driver, "trimScene", [sceneId, start, end]);
+        await viaWorker(driver, "trimScene", [sceneId, start, end], options);
         m.trim_start = start;
         m.trim_end = end;
         expectedRequests.push(`PUT ${base}/trim`);
@@ -346,7 +359,7 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
           m.mediaAudio = level;
         } else {
           const patch = { mediaAudio: rng.pick(MEDIA_AUDIO), musicType: rng.pick(MUSIC_TYPE) };
-          await viaWorker(driver, "setSceneAttributes", [sceneId, patch]);
+          await viaWorker(driver, "setSceneAttributes", [sceneId, patch], options);
           Object.assign(m, patch);
         }
         expectedRequests.push(`PUT ${base}`);
@@ -359,13 +372,13 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
           await driver.getByRole("menuitem", { name: "Change type", exact: true }).click();
           await driver.getByRole("menu", { name: "Change type" }).getByRole("menuitemradio", { name: new RegExp(`^${TYPE_LABEL[type]}`) }).click();
           await expect(driver.getByRole("menu")).toHaveCount(0);
-        } else await viaWorker(driver, "setSceneType", [sceneId, type]);
+        } else await viaWorker(driver, "setSceneType", [sceneId, type], options);
         m.type = type;
         expectedRequests.push(`GET ${base}/type${type === "default" ? "" : `/${type}`}`);
         break;
       }
       case "removeLines": {
-        await viaWorker(driver, "removeSceneLines", [sceneId]);
+        await viaWorker(driver, "removeSceneLines", [sceneId], options);
         m.text = [];
         expectedRequests.push(`POST ${base}/removelines`);
         break;
@@ -380,7 +393,8 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
     const j = rng.int(i + 1);
     [events[i], events[j]] = [events[j]!, events[i]!];
   }
-  const eventEdits = events.reduce((sum, e) => sum + (e === "closeTab" ? EDITS_BEFORE_CLOSE : e === "secondTab" ? SECOND_TAB_EDITS : 0), 0);
+  // Every second reload happens with an edit on the wire (one edit of its own).
+  const eventEdits = events.reduce((sum, e) => sum + (e === "closeTab" ? EDITS_BEFORE_CLOSE : e === "secondTab" ? SECOND_TAB_EDITS : 0), 0) + Math.floor(RELOADS / 2);
   const plain = EDITS - eventEdits;
   const eventAt = events.map((_, i) => Math.round(((i + 1) * plain) / (events.length + 1)));
 
@@ -392,7 +406,27 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
       for (; plainDone < until; plainDone++) await edit(current);
       if (e === events.length) break;
       const event = events[e]!;
-      if (event === "reload") {
+      if (event === "reload" && reloads % 2 === 1) {
+        // Reload while an edit is on the wire: the server applied it, the page never heard back. The new
+        // page's sync worker sends it again with its key (and the service worker may replay it too).
+        await setOffline(false);
+        const before = new Set((await readStore(current, "cutroom", "outbox")).map((e) => e.idempotencyKey as string));
+        let held!: () => void;
+        let release!: () => void;
+        const isHeld = new Promise<void>((resolve) => (held = resolve));
+        stall = { held, released: new Promise<void>((resolve) => (release = resolve)) };
+        const interrupted = edit(current, { ui: false, interrupted: true });
+        await Promise.race([isHeld, new Promise((_, reject) => setTimeout(() => reject(new Error("no edit was sent while online")), 30_000))]);
+        // The held send may be an older edit's: the new one is in the outbox before the page goes.
+        await expect.poll(async () => (await readStore(current, "cutroom", "outbox")).some((e) => !before.has(e.idempotencyKey))).toBe(true);
+        await current.reload();
+        release();
+        await interrupted;
+        await ready(current);
+        await setOffline(null);
+        reloads += 1;
+        reloadsMidSend += 1;
+      } else if (event === "reload") {
         await current.reload();
         await ready(current);
         reloads += 1;
@@ -471,6 +505,7 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
     worker_api_edits: n - uiEdits,
     flaps: net.flaps,
     reloads,
+    reloads_mid_send: reloadsMidSend,
     closed_tabs: closedTabs,
     second_tabs: SECOND_TAB_PHASES,
     aborted_in_flight: abortedInFlight,
