@@ -4,6 +4,7 @@ import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { reportFigures, SOAK, soakOr } from "../reliability";
 import { waitFor } from "./helpers";
@@ -29,7 +30,7 @@ let port = 0;
 let base = "";
 let server: ChildProcess | undefined;
 let starts = 0;
-const figures = { kills: 0, chosen_kills: 0, random_kills: 0, kills_during_ffmpeg: 0, survivors: 0, resumed_uploads: 0 };
+const figures = { kills: 0, chosen_kills: 0, random_kills: 0, kills_during_ffmpeg: 0, survivors: 0, resumed_uploads: 0, waits_for_last_attempt: 0 };
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -223,10 +224,31 @@ async function allSettled(timeoutMs = 150_000): Promise<void> {
   for (const [id, expected] of projects) {
     await waitFor(async () => {
       const p = await project(id);
-      if (p.status === "Failed") throw new Error(`project ${id} failed: ${p.failure}`);
+      if (p.status === "Failed") throw new Error(`project ${id} failed: ${p.failure}\n${failureLines()}`);
       return p.status === expected && !p.is_queued ? true : undefined;
     }, timeoutMs, 200);
   }
+}
+
+/** Jobs running their last allowed attempt, read from the server's database. */
+function jobsOnLastAttempt(): number {
+  const db = new Database(path.join(dataDir, "cutroom.sqlite"), { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare("select count(*) as n from jobs where status = 'running' and attempts >= max_attempts").get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+/** What the servers logged about failed jobs and errors, so a failure says why. */
+function failureLines(): string {
+  return fs
+    .readdirSync(logDir)
+    .filter((f) => f.endsWith(".log"))
+    .flatMap((f) => fs.readFileSync(path.join(logDir, f), "utf8").split("\n").map((line) => `${f}: ${line}`))
+    .filter((line) => /job failed|"level":(50|60)/.test(line))
+    .slice(-20)
+    .join("\n");
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -313,6 +335,12 @@ describe("crash recovery of the real server", () => {
         void api("POST", `/projects/${id}/render`, { final: true }).then((res) => res.status === 200 && projects.set(id, "Render Ready"), () => undefined);
       }
       await sleep(200 + random(3_000));
+      // The queue gives up on a job whose runner died under it on its last attempt (poison-job rule,
+      // queue contract): a random kill never lands on a job's third attempt.
+      if (jobsOnLastAttempt() > 0) {
+        figures.waits_for_last_attempt += 1;
+        await waitFor(async () => (jobsOnLastAttempt() === 0 ? true : undefined), 120_000, 100);
+      }
       await kill("random");
       await start();
       // a request the kill cut off may or may not have landed: the server's list is the truth
@@ -368,6 +396,7 @@ describe("crash recovery of the real server", () => {
       orphans: orphans.length + scratch.length,
       survivors: figures.survivors + survivorsNow.length,
       resumed_uploads: figures.resumed_uploads,
+      waits_for_last_attempt: figures.waits_for_last_attempt,
       uploads_left: leftUploads.length,
     });
     expect(figures.kills).toBeGreaterThanOrEqual(SOAK ? 20 : 4);
