@@ -42,15 +42,14 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
 }
 
 /**
- * Issue 12 item 16: an authenticated JSON answer (success or error) is never kept by a cache. Signed file
- * links and the static app send no bearer token and keep their own caching.
+ * Issue 12 item 16: a JSON answer of the API (success or error, signed in or not: sign-in answers carry
+ * tokens too) is never kept by a cache. Signed file links (media, not JSON) and the static app keep their
+ * own caching.
  */
 export function registerNoStore(app: FastifyInstance) {
   app.addHook("onSend", async (request, reply, payload) => {
     const type = String(reply.getHeader("content-type") ?? "");
-    if (!type.startsWith("application/json")) return payload;
-    const authenticatedRoute = Boolean((request.routeOptions.schema as { security?: unknown } | undefined)?.security);
-    if (authenticatedRoute || request.headers.authorization !== undefined || request.userId !== undefined) {
+    if (type.startsWith("application/json") && request.url.startsWith("/api/") && !reply.hasHeader("cache-control")) {
       reply.header("cache-control", "no-store");
     }
     return payload;
