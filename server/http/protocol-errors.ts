@@ -42,14 +42,14 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
 }
 
 /**
- * Issue 12 item 16: a JSON answer of the API (success or error, signed in or not: sign-in answers carry
- * tokens too) is never kept by a cache. Signed file links (media, not JSON) and the static app keep their
+ * Issue 12 item 16: a JSON answer (success or error, signed in or not: sign-in answers carry tokens too)
+ * is never kept by a cache. Signed file links (media, not JSON) and the static app keep their
  * own caching.
  */
 export function registerNoStore(app: FastifyInstance) {
-  app.addHook("onSend", async (request, reply, payload) => {
+  app.addHook("onSend", async (_request, reply, payload) => {
     const type = String(reply.getHeader("content-type") ?? "");
-    if (type.startsWith("application/json") && request.url.startsWith("/api/") && !reply.hasHeader("cache-control")) {
+    if (type.startsWith("application/json") && !reply.hasHeader("cache-control")) {
       reply.header("cache-control", "no-store");
     }
     return payload;

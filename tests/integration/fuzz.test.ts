@@ -271,16 +271,21 @@ interface Figures {
   byStatus: Record<string, number>;
   fivexx: string[];
   badShape: string[];
+  /** JSON answers of the API without Cache-Control: no-store. */
+  cached: string[];
 }
-const figures: Figures = { requests: 0, byStatus: {}, fivexx: [], badShape: [] };
+const figures: Figures = { requests: 0, byStatus: {}, fivexx: [], badShape: [], cached: [] };
 
 /** Checks one answer: never 5xx, every error in the one shape. */
-function check(request: Generated | string, status: number, contentType: string | undefined, body: string, method: string) {
+function check(request: Generated | string, status: number, contentType: string | undefined, body: string, method: string, cacheControl?: string) {
   figures.requests += 1;
   const bucket = `${Math.floor(status / 100)}xx`;
   figures.byStatus[status] = (figures.byStatus[status] ?? 0) + 1;
   figures.byStatus[bucket] = (figures.byStatus[bucket] ?? 0) + 1;
   const describe = typeof request === "string" ? request : `${request.method} ${request.url.slice(0, 200)} [${request.kind}] ${JSON.stringify(request.headers).slice(0, 200)} ${text(request.payload ?? "").slice(0, 200)}`;
+  if (typeof request !== "string" && (contentType ?? "").startsWith("application/json") && cacheControl !== "no-store") {
+    figures.cached.push(`${status} ${describe} → cache-control ${cacheControl}`);
+  }
   if (status >= 500) figures.fivexx.push(`${status} ${describe} → ${body.slice(0, 300)}`);
   if (status >= 400 && method !== "HEAD") {
     let ok = false;
@@ -340,12 +345,13 @@ describe("fuzzing every route", () => {
         figures.byStatus.refusedByClient = (figures.byStatus.refusedByClient ?? 0) + 1;
         continue;
       }
-      check(request, res.statusCode, res.headers["content-type"] as string | undefined, res.body, request.method);
+      check(request, res.statusCode, res.headers["content-type"] as string | undefined, res.body, request.method, res.headers["cache-control"] as string | undefined);
       answered += 1;
     }
     console.log(`[fuzz] inject: ${JSON.stringify(figures.byStatus)}`);
     expect(figures.fivexx.slice(0, 10), `seed ${SEED}`).toEqual([]);
     expect(figures.badShape.slice(0, 10), `seed ${SEED}`).toEqual([]);
+    expect(figures.cached.slice(0, 10), `seed ${SEED}`).toEqual([]);
   }, 240_000);
 
   it(`answers ${OVER_HTTP} requests over real HTTP the same way`, async () => {
@@ -361,10 +367,11 @@ describe("fuzzing every route", () => {
         figures.byStatus.refusedByClient = (figures.byStatus.refusedByClient ?? 0) + 1;
         continue;
       }
-      check(request, res.status, res.headers.get("content-type") ?? undefined, await res.text(), request.method);
+      check(request, res.status, res.headers.get("content-type") ?? undefined, await res.text(), request.method, res.headers.get("cache-control") ?? undefined);
     }
     expect(figures.fivexx.slice(0, 10), `seed ${SEED}`).toEqual([]);
     expect(figures.badShape.slice(0, 10), `seed ${SEED}`).toEqual([]);
+    expect(figures.cached.slice(0, 10), `seed ${SEED}`).toEqual([]);
   }, 120_000);
 
   it(`answers ${RAW_SOCKETS} malformed requests on raw sockets with a JSON 4xx (or closes)`, async () => {
@@ -427,7 +434,7 @@ describe("fuzzing every route", () => {
     const res = await fetch(`${base}/api/v1/user`, { headers: bearer(tokenA) });
     expect(res.status).toBe(200);
     const counts = Object.fromEntries(Object.entries(figures.byStatus).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [`status_${k}`, v]));
-    reportFigures("fuzz", { seed: SEED, requests: figures.requests, fivexx: figures.fivexx.length, badShape: figures.badShape.length, routes: routeList.length + HIDDEN.length, ...counts });
+    reportFigures("fuzz", { seed: SEED, requests: figures.requests, fivexx: figures.fivexx.length, badShape: figures.badShape.length, notNoStore: figures.cached.length, routes: routeList.length + HIDDEN.length, ...counts });
     expect(figures.requests).toBeGreaterThanOrEqual(INJECTED);
   });
 });
