@@ -324,7 +324,7 @@ beforeAll(async () => {
   const scenes = await server.db.selectFrom("scenes").select("id").execute();
   ids.scenes.push(...scenes.map((s) => s.id));
   ids.projects.push(...(await server.db.selectFrom("projects").select("id").execute()).map((p) => p.id));
-});
+}, 240_000);
 afterAll(async () => {
   await server?.close();
 });
