@@ -83,6 +83,7 @@ const SINGLE_FILE_MESSAGE = "One or more files exceed the single-file size limit
 function errorBodyFor(status: number, text: string): { status: number; body: ErrorBody } | undefined {
   const json = (code: ErrorCode, message: string, to = status) => ({ status: to, body: { message, code } });
   if (status < 400) return undefined;
+  if (status === 401) return json("unauthenticated", "Please authenticate");
   if (status === 404) return json("not_found", "Not found");
   if (status === 409) return json("upload_conflict", "The upload's offset does not match the server's");
   if (status === 410) return json("upload_expired", "This upload has expired");
