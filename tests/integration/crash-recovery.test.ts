@@ -24,7 +24,7 @@ const TALK = path.resolve(__dirname, "../fixtures/talk.mp4");
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-crash-"));
 const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-crash-logs-"));
 const LEASE_MS = 3_000;
-const RANDOM_KILLS = soakOr(1, 18);
+const RANDOM_KILLS = soakOr(2, 18);
 
 let port = 0;
 let base = "";
@@ -251,7 +251,7 @@ function failureLines(): string {
     .join("\n");
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 // ---------------------------------------------------------------------------------------------
 // After the run: what is on disk
@@ -319,22 +319,10 @@ describe("crash recovery of the real server", () => {
     await kill("chosen");
     await start();
 
-    // 5. At random moments of random work: a new upload and project, another project, a render.
+    // 5. At random moments of random work: a new upload and project, another project, a render, an upload.
     const random = (max: number) => Math.floor(Math.random() * max);
-    for (let round = 0; round < RANDOM_KILLS; round++) {
-      const action = round === 0 ? 0 : random(3);
-      if (action === 0) {
-        // the kill lands in the new file's ingest or its project's processing
-        const name = `talk-${++uploads}.mp4`;
-        void createProject(await addToLibrary(await upload(name), name)).catch(() => undefined);
-      } else if (action === 1) {
-        void createProject(mediaId).catch(() => undefined);
-      } else {
-        const ready = [...projects].filter(([, expected]) => expected === "Preview Ready").map(([id]) => id);
-        const id = ready[random(ready.length)]!;
-        void api("POST", `/projects/${id}/render`, { final: true }).then((res) => res.status === 200 && projects.set(id, "Render Ready"), () => undefined);
-      }
-      await sleep(200 + random(3_000));
+    const randomKill = async (maxMs: number) => {
+      await sleep(random(maxMs));
       // The queue gives up on a job whose runner died under it on its last attempt (poison-job rule,
       // queue contract): a random kill never lands on a job's third attempt.
       if (jobsOnLastAttempt() > 0) {
@@ -343,6 +331,35 @@ describe("crash recovery of the real server", () => {
       }
       await kill("random");
       await start();
+    };
+    for (let round = 0; round < RANDOM_KILLS; round++) {
+      const action = round === 0 ? 0 : round === 1 ? 3 : random(4);
+      if (action === 0) {
+        // the kill lands in the new file's ingest or its project's processing
+        const name = `talk-${++uploads}.mp4`;
+        void createProject(await addToLibrary(await upload(name), name)).catch(() => undefined);
+        await randomKill(3_200);
+      } else if (action === 1) {
+        void createProject(mediaId).catch(() => undefined);
+        await randomKill(3_200);
+      } else if (action === 2) {
+        const ready = [...projects].filter(([, expected]) => expected === "Preview Ready").map(([id]) => id);
+        const id = ready[random(ready.length)];
+        if (id !== undefined) void api("POST", `/projects/${id}/render`, { final: true }).then((res) => res.status === 200 && projects.set(id, "Render Ready"), () => undefined);
+        await randomKill(3_200);
+      } else {
+        // a slow upload (~0.6 s) killed at a random moment, then resumed from the offset the server kept
+        const name = `talk-${++uploads}.mp4`;
+        const id = await tusCreate(name, data.length);
+        void tusPatch(id, 0, data, () => sleep(50));
+        await randomKill(700);
+        const offset = await tusOffset(id);
+        if (offset < data.length) {
+          expect(await tusPatch(id, offset, data.subarray(offset))).toBe(204);
+          figures.resumed_uploads += 1;
+        }
+        void createProject(await addToLibrary(id, name)).catch(() => undefined);
+      }
       // a request the kill cut off may or may not have landed: the server's list is the truth
       await syncProjects();
       if (round % 4 === 3 || projects.size >= 8) await allSettled();

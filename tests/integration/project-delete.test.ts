@@ -13,15 +13,32 @@ const api = jsonApi(() => base, () => token);
 beforeAll(async () => {
   server = await startTestServer();
   base = await listen(server);
-  token = (await server.signUp()).token;
 });
 afterAll(() => server.close());
 
 const filesUnder = (dir: string): string[] =>
   fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)])) : [];
 
+describe("a project's render folder", () => {
+  it("keeps only the render the project links to: one a killed render finished but never recorded goes", async () => {
+    token = (await server.signUp()).token;
+    const projectId = await processedTalkProject(base, token, "Killed after rename");
+    const row = await server.db.selectFrom("projects").select(["user_id", "export_key"]).where("id", "=", projectId).executeTakeFirstOrThrow();
+    const folder = path.join(server.config.storeDir, "projects", String(row.user_id), String(projectId));
+    // what a render killed between its rename and its row update leaves: a whole file nobody links to
+    fs.copyFileSync(server.config.storeDir + "/" + row.export_key, path.join(folder, "export-1700000000000.mp4"));
+    expect(fs.readdirSync(folder)).toHaveLength(2);
+
+    expect((await api("POST", `/projects/${projectId}/render`, { final: true })).status).toBe(200);
+    await waitFor(async () => ((await api("GET", `/projects/${projectId}`)).body.status === "Render Ready" ? true : undefined));
+    const after = await server.db.selectFrom("projects").select("export_key").where("id", "=", projectId).executeTakeFirstOrThrow();
+    expect(fs.readdirSync(folder)).toEqual([path.basename(after.export_key!)]);
+  });
+});
+
 describe("deleting a project", () => {
   it("removes its previews and renders from disk, and an old signed link answers 404 in the error shape", async () => {
+    token = (await server.signUp()).token;
     const projectId = await processedTalkProject(base, token, "To delete");
     const before = (await api("GET", `/projects/${projectId}`)).body;
     const user = (await server.db.selectFrom("projects").select("user_id").where("id", "=", projectId).executeTakeFirstOrThrow()).user_id;
@@ -47,7 +64,7 @@ describe("deleting a project", () => {
   });
 
   it("cancels its queued render, and the start-up sweep removes files written for it afterwards", async () => {
-    token = (await server.signUp()).token; // a second user: the library holds one talk.mp4 per user
+    token = (await server.signUp()).token; // each test its own user: the library holds one talk.mp4 per user
     const projectId = await processedTalkProject(base, token, "Rendering when deleted");
     await server.queue.stop(); // hold the runner so the render stays queued
     expect((await api("POST", `/projects/${projectId}/render`, { final: true })).status).toBe(200);
