@@ -115,7 +115,8 @@ export function buildRenderEdit(
  * with the length measured from its packets then, which every ffmpeg run on it is capped by.
  */
 export async function storedMediaInfo(file: string, row: Pick<MediaRow, "container" | "duration_seconds">, options: { signal?: AbortSignal } = {}): Promise<MediaInfo> {
-  const info = await probe(file, { format: row.container ?? undefined, signal: options.signal });
+  const measuredSeconds = row.duration_seconds > 0 ? row.duration_seconds : undefined;
+  const info = await probe(file, { format: row.container ?? undefined, measuredSeconds, signal: options.signal });
   return info.kind === "image" || !(row.duration_seconds > 0) ? info : { ...info, durationSeconds: row.duration_seconds };
 }
 

@@ -97,6 +97,8 @@ export interface ProbeOptions extends RunLimits {
    * can claim 7 minutes for 5 hours): a longer file measures just past it. Without it, the header's.
    */
   measureUpTo?: number;
+  /** The length measured before (at upload): taken as measured, so nothing is read again. */
+  measuredSeconds?: number;
 }
 
 /** What a file is, decided from its streams (never from its name), read only by an allowed demuxer. */
@@ -105,7 +107,7 @@ export async function probe(file: string, options: ProbeOptions = {}): Promise<M
   const container = containerOf(file, output);
   const timed = (output.streams ?? []).some((s) => s.codec_type === "audio" || (s.codec_type === "video" && !IMAGE_CODECS.has(s.codec_name ?? "")));
   const upTo = options.measureUpTo;
-  const measured = upTo !== undefined && timed ? await demuxedDuration(file, container, upTo, options) : undefined;
+  const measured = options.measuredSeconds ?? (upTo !== undefined && timed ? await demuxedDuration(file, container, upTo, options) : undefined);
   const info = mediaInfoFromProbe(file, output, size.size, measured);
   // Packets go on to the end of the measure: the file is at least that long, whatever its header says.
   if (upTo !== undefined && measured !== undefined && measured >= upTo - 1 && info.kind !== "image") {
