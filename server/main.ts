@@ -20,6 +20,7 @@ import { createStoryboardEdits } from "./services/storyboard-edits";
 import { createUploads, type Uploads } from "./http/uploads";
 import { LocalQueue } from "./jobs/local";
 import { sweepLeftovers } from "./jobs/leftovers";
+import { LIBRARY_RECOVERY_MARGIN_MS, recoverLibraryAdds } from "./services/library-recovery";
 import { setChildRegistry, sweepStaleChildren } from "./media/children";
 import { createPipeline } from "./jobs/pipeline";
 import { localFileStore } from "./storage/local";
@@ -77,17 +78,10 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     creationsPerMinute: config.rateLimits.uploads,
   });
   const scenes = createScenes({ db, links });
-  const library = createLibrary({
-    db,
-    store,
-    uploads,
-    accounts,
-    links,
-    scenes,
-    enqueueIngest: async (mediaFileId, userId) => {
-      await queue.enqueue("ingest-media", { mediaFileId }, { priority: await priorityOf(userId), owner: String(userId) });
-    },
-  });
+  const enqueueIngest = async (mediaFileId: number, userId: number) => {
+    await queue.enqueue("ingest-media", { mediaFileId }, { priority: await priorityOf(userId), owner: String(userId) });
+  };
+  const library = createLibrary({ db, store, uploads, accounts, links, scenes, enqueueIngest });
   const projects = createProjects({ db, queue, links, isPaid: accounts.isPaid, mustBeVerified: accounts.mustBeVerified, library, store, quotas: accounts.quotas });
   const edits = createStoryboardEdits({ db, scenes, projects });
   // Web Push (issue 5): VAPID keys made on first start; the log is bound late, like the mailer's.
@@ -108,9 +102,19 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   const childRegistry = path.join(config.dataDir, "run", "children");
   const killed = sweepStaleChildren(childRegistry);
   setChildRegistry(childRegistry);
+  let recoveryTimer: NodeJS.Timeout | undefined;
   const startRunner = async () => {
     const swept = await sweepLeftovers({ db, storeDir: config.storeDir, tmpDir, leaseMs: config.jobs.leaseMs });
     if (killed || Object.values(swept).some(Boolean)) app.log.info({ killedChildren: killed, ...swept }, "swept what a previous run left");
+    // POST /library requests a kill cut short are finished or undone; once more a little later for
+    // those that were younger than the margin (a request in flight elsewhere is never touched).
+    const recover = () =>
+      recoverLibraryAdds({ db, store, enqueueIngest }, LIBRARY_RECOVERY_MARGIN_MS)
+        .then((done) => Object.values(done).some(Boolean) && app.log.info(done, "finished library adds a previous run left half-done"))
+        .catch((error) => app.log.warn({ error: String(error) }, "library recovery failed"));
+    await recover();
+    clearTimeout(recoveryTimer);
+    recoveryTimer = setTimeout(() => void recover(), 2 * LIBRARY_RECOVERY_MARGIN_MS).unref();
     await queue.start(pipeline.handlers, {
       concurrency: config.jobs.concurrency,
       leaseMs: config.jobs.leaseMs,
@@ -128,6 +132,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     uploads,
     startRunner,
     async close() {
+      clearTimeout(recoveryTimer);
       await app.close();
       await queue.stop();
       await db.destroy();
