@@ -277,12 +277,32 @@ export function registerUploads(app: FastifyInstance, uploads: Uploads, authenti
         // Only `/uploads` (creation) and `/uploads/<id>` of one's own upload exist; anything else is 404.
         if (request.method === "POST" ? !collection : !id || uploadOwner(id) !== userId) return notFound(reply);
         if (!["POST", "HEAD", "PATCH", "DELETE", "GET"].includes(request.method)) return notFound(reply);
-        if (request.method === "POST") await admitCreation(request, userId);
         setOwner(request, userId);
+        if (request.method === "POST") {
+          // One creation at a time per user, so two at once cannot both fit in the same storage left.
+          return oneAtATime(userId, async () => {
+            await admitCreation(request, userId);
+            reply.hijack();
+            await uploads.tus.handle(request.raw, reply.raw);
+          });
+        }
       }
       reply.hijack();
       await uploads.tus.handle(request.raw, reply.raw);
     };
+
+    const creating = new Map<number, Promise<unknown>>();
+    async function oneAtATime(userId: number, task: () => Promise<void>) {
+      const previous = creating.get(userId) ?? Promise.resolve();
+      const current = previous.catch(() => undefined).then(task);
+      const settled = current.catch(() => undefined);
+      creating.set(userId, settled);
+      try {
+        await current;
+      } finally {
+        if (creating.get(userId) === settled) creating.delete(userId);
+      }
+    }
 
     /** Before tus creates an upload: the rate limit, a declared length, the single-file limit and the storage left. */
     async function admitCreation(request: FastifyRequest, userId: number) {

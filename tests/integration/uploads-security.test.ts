@@ -246,6 +246,16 @@ describe("storage, expiry and creation rate of uploads (issue 12 item 7)", () =>
     expect(await server.uploads.pendingBytes(them.id)).toBe(fs.statSync(fixture("voice.m4a")).size);
   });
 
+  it("lets only what fits through when several uploads start at once", async () => {
+    for (const name of fs.readdirSync(uploadsDir())) {
+      if (name.startsWith(`${limited.id}-`) && !name.endsWith(".json")) await tus("DELETE", `/api/v1/uploads/${name}`, limited.token);
+    }
+    await setPlan({ upload_max_size_mb: 100, storage_gb: 1 / 1024 });
+    const statuses = (await Promise.all(Array.from({ length: 4 }, () => create(limited.token, 600 * 1024)))).map((c) => c.res.status).sort();
+    expect(statuses).toEqual([201, 422, 422, 422]);
+    expect(await server.uploads.pendingBytes(limited.id)).toBe(600 * 1024);
+  });
+
   it("expires uploads not added to the library: tus says so (410) and the sweep removes them, finished or not", async () => {
     await setPlan({ upload_max_size_mb: 100, storage_gb: 5 });
     const { res, id } = await create(limited.token, 100);
