@@ -104,6 +104,13 @@ export function applyWaiting(scene: Scene, waiting: readonly OutboxRow[]): Scene
   return waiting.reduce<Scene>((s, entry) => ({ ...s, ...def(entry.command).optimistic(s, entry.args) }), scene);
 }
 
+/**
+ * The server never answers these itself (SPEC §8: its faults are 500): a proxy or load balancer in front of
+ * it does, while it restarts or is deployed. Like a network failure, they say nothing about the edit, which
+ * waits for the server however long that takes rather than being given up after a few tries.
+ */
+const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+
 /** What came of one attempt at the head of the outbox. */
 type Verdict = "sent" | "retry" | "serverError" | "refused" | "signedOut";
 
@@ -117,18 +124,25 @@ function verdictOf(result: Result<unknown>, serverErrors: number): Verdict {
     case "signed_out":
       return "signedOut";
     case "internal":
-      return serverError();
+      return failure.status !== undefined && GATEWAY_STATUSES.has(failure.status) ? "retry" : serverError();
     case "bad_request":
       return "refused";
     case "body":
       // Timeouts, rate limits and a first attempt still running (same key) are worth another try.
-      if (failure.status === 408 || failure.status === 429 || failure.body.code === "idempotency_in_flight") return "retry";
+      if (failure.status === 408 || failure.status === 429 || GATEWAY_STATUSES.has(failure.status) || failure.body.code === "idempotency_in_flight") return "retry";
       return failure.status >= 500 ? serverError() : "refused";
   }
 }
 
 const isNotFound = (failure: Failure) => failure.kind === "body" && (failure.status === 404 || failure.body.code === "not_found");
-const describe = (failure: Failure) => (failure.kind === "body" ? `${failure.status} ${failure.body.code}` : failure.kind === "bad_request" ? `400 ${failure.code ?? "bad_request"}` : failure.kind);
+const describe = (failure: Failure) =>
+  failure.kind === "body"
+    ? `${failure.status} ${failure.body.code}`
+    : failure.kind === "bad_request"
+      ? `400 ${failure.code ?? "bad_request"}`
+      : failure.kind === "internal" && failure.status
+        ? `${failure.status} internal`
+        : failure.kind;
 
 type Outcome = { sent: Scene } | { refused: Failure } | "queued";
 type LooseCall = (name: RouteName, input: { params?: unknown; query?: unknown; body?: unknown }, options?: CallOptions) => Promise<Result<unknown>>;

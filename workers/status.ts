@@ -6,7 +6,8 @@ export type Failure =
   | { kind: "bad_request"; code?: ErrorCode }
   | { kind: "signed_out" }
   | { kind: "body"; status: number; body: ErrorBody }
-  | { kind: "internal" }
+  /** `status` is kept for answers above 500 (502, 503, 504 come from a proxy in front of the server, not from it). */
+  | { kind: "internal"; status?: number }
   | { kind: "network" };
 
 export type Result<T> = { ok: true; data: T } | { ok: false; failure: Failure };
@@ -27,6 +28,6 @@ export function classifyFailure(status: number, path: string, body: unknown): Fa
   if (status === 500) return { kind: "internal" };
   const parsed = ErrorBody.safeParse(body);
   if (parsed.success) return { kind: "body", status, body: parsed.data };
-  if (status > 500) return { kind: "internal" };
+  if (status > 500) return { kind: "internal", status };
   return { kind: "body", status, body: { message: typeof body === "string" ? body : "", code: "bad_request" } };
 }

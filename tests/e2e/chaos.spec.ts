@@ -36,6 +36,10 @@ const UI_SHARE = 0.4;
 const UI_ORDERS = 8;
 /** Share of sent edits whose answer is cut off after the server applied it. */
 const ABORT_RATE = 0.07;
+/** Chance per sent edit that the server behind its reverse proxy goes away for 1–6 s (502/503/504 meanwhile). */
+const OUTAGE_RATE = 0.01;
+/** Share of sent edits the server applies but whose proxy gives up waiting (504 instead of the answer). */
+const GATEWAY_TIMEOUT_RATE = 0.02;
 const SEED = Number(process.env.CHAOS_SEED ?? 20261124);
 
 /** mulberry32: a small seeded generator, so a failing schedule can be replayed. */
@@ -227,6 +231,10 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
   // ── Every scene edit passes here: some answers are cut off after the server applied them ────
   const seen = new Map<string, { firstRuns: number; replays: number; failures: number }>();
   let abortedInFlight = 0;
+  let outageUntil = 0;
+  let outages = 0;
+  let gatewayErrors = 0;
+  let gatewayTimeoutsAfterApply = 0;
   /** Set to hold the next sent edit's answer (the server has applied it) while the page reloads. */
   let stall: { held: () => void; released: Promise<void> } | null = null;
   let offlineNow = false;
@@ -237,6 +245,17 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
       if (!key) return route.fallback();
       // The browser's own offline switch does not stop a routed request: do what it would.
       if (offlineNow) return route.abort("internetdisconnected");
+      // The server restarts behind its reverse proxy: the proxy answers every edit itself for a while.
+      if (stall) outageUntil = 0;
+      else if (Date.now() < outageUntil || netRng.next() < OUTAGE_RATE) {
+        if (Date.now() >= outageUntil) {
+          outageUntil = Date.now() + netRng.between(1_000, 6_000);
+          outages += 1;
+        }
+        gatewayErrors += 1;
+        const status = netRng.pick([502, 503, 504]);
+        return route.fulfill({ status, contentType: "text/html", body: `<html><body><h1>${status}</h1>nginx</body></html>` });
+      }
       const cut = netRng.next() < ABORT_RATE;
       let response;
       try {
@@ -261,6 +280,10 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
       if (cut) {
         abortedInFlight += 1;
         return route.abort("connectionreset");
+      }
+      if (netRng.next() < GATEWAY_TIMEOUT_RATE) {
+        gatewayTimeoutsAfterApply += 1;
+        return route.fulfill({ status: 504, contentType: "text/html", body: "<html><body><h1>504 Gateway Time-out</h1>nginx</body></html>" });
       }
       return route.fulfill({ response });
     },
@@ -509,6 +532,9 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
     closed_tabs: closedTabs,
     second_tabs: SECOND_TAB_PHASES,
     aborted_in_flight: abortedInFlight,
+    gateway_outages: outages,
+    gateway_errors: gatewayErrors,
+    gateway_timeouts_after_apply: gatewayTimeoutsAfterApply,
     replayed_answers: replays,
     lost: EDITS - keys.length,
     applied_twice: twice,

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Scene } from "../../api/scenes";
 import { CutroomDb } from "../../src/db";
 import { createApiClient } from "../../workers/api-client";
-import { createOutbox, type Outbox } from "../../workers/outbox";
+import { createOutbox, OUTBOX_MAX_SERVER_ERRORS, type Outbox } from "../../workers/outbox";
 import { createSceneActions } from "../../workers/scenes";
 
 const PROJECT_ID = 3;
@@ -30,6 +30,10 @@ function fakeServer(initial: Scene[]) {
     unreachable: new Set<string>(),
     /** Paths the server applies, then the connection drops before the answer arrives, once each. */
     answerLost: new Set<string>(),
+    /** While set, a proxy in front of the server answers every request with this status (the server is restarting). */
+    gateway: null as number | null,
+    /** Paths the server itself fails on (500, nothing applied, nothing kept). */
+    fault: new Set<string>(),
     /** Every request that reached the server: method, path, key. */
     requests: [] as { method: string; path: string; key?: string }[],
     /** Requests that changed something, in the order they were applied. */
@@ -72,8 +76,10 @@ function fakeServer(initial: Scene[]) {
     const path = new URL(url, "http://cutroom.test").pathname.replace(/^\/api\/v1/, "");
     const headers = init.headers as Record<string, string>;
     if (!state.online || state.unreachable.has(path)) throw new TypeError("Failed to fetch");
+    if (state.gateway !== null) return new Response(`<html><body><h1>${state.gateway}</h1>nginx</body></html>`, { status: state.gateway, headers: { "content-type": "text/html" } });
     const key = headers["idempotency-key"];
     state.requests.push({ method, path, key });
+    if (state.fault.has(path)) return new Response(JSON.stringify({ message: "Internal server error", code: "internal" }), { status: 500, headers: { "content-type": "application/json" } });
     let reply = key ? stored.get(key) : undefined;
     if (!reply) {
       reply = handle(method, path, init.body ? JSON.parse(String(init.body)) : undefined);
@@ -204,6 +210,44 @@ describe("the outbox (ARCHITECTURE: Offline edits)", () => {
     expect(server.state.applied).toEqual(["PUT /scenes/1"]);
     expect(await db.outbox.count()).toBe(0);
     expect((await db.scenes.get(1))!.musicType).toBe("bgmloud");
+  });
+
+  it("waits through a proxy's 502/503/504 while the server restarts, however many, then sends the edit once", async () => {
+    // Found by the offline-chaos suite: after OUTBOX_MAX_SERVER_ERRORS gateway answers an edit was given up.
+    const actions = start(db);
+    server.state.gateway = 502;
+    expect(await actions.setSceneText(1, line("Through the restart"))).toMatchObject({ ok: true, queued: true });
+    await actions.hideScene(2);
+    for (const status of [503, 504, 502, 503, 504, 502, 503]) {
+      server.state.gateway = status;
+      await actions.syncOutbox();
+    }
+    expect(server.state.requests).toEqual([]);
+    expect((await db.outbox.toArray()).map((e) => [e.sceneId, e.state, e.lastError, e.serverErrors ?? 0])).toEqual([
+      [1, "waiting", "503 internal", 0],
+      [2, "waiting", undefined, 0],
+    ]);
+    expect(await db.failedEdits.count()).toBe(0);
+    expect((await db.scenes.get(1))!.text).toEqual(line("Through the restart"));
+
+    server.state.gateway = null;
+    await actions.syncOutbox();
+    expect(server.state.applied).toEqual(["PUT /scenes/1", "GET /scenes/2/hide"]);
+    expect(await db.outbox.count()).toBe(0);
+    expect(server.state.scenes.get(1)!.text).toEqual(line("Through the restart"));
+  });
+
+  it("still gives an edit up after OUTBOX_MAX_SERVER_ERRORS faults of the server itself (500), so the rest can go", async () => {
+    server.state.fault.add("/scenes/1/hide");
+    const actions = start(db);
+    expect(await actions.hideScene(1)).toMatchObject({ ok: true, queued: true });
+    await actions.hideScene(2);
+    for (let i = 1; i < OUTBOX_MAX_SERVER_ERRORS; i++) await actions.syncOutbox();
+    expect(server.state.requests.filter((r) => r.path === "/scenes/1/hide")).toHaveLength(OUTBOX_MAX_SERVER_ERRORS);
+    expect(server.state.applied).toEqual(["GET /scenes/2/hide"]);
+    expect(await db.outbox.count()).toBe(0);
+    expect((await db.failedEdits.toArray()).map((f) => [f.sceneId, f.kind, f.failure.kind])).toEqual([[1, "hide", "internal"]]);
+    expect((await db.scenes.get(1))!.visibility).toBe(1);
   });
 
   it("rolls a refused edit back: the server's scene comes back, later waiting edits stay on top, the failure is recorded", async () => {

@@ -43,6 +43,6 @@ describe("the client's status mapping (SPEC §8)", () => {
   });
 
   it("a gateway error without our body reads as a server error", () => {
-    expect(classifyFailure(502, "/user", "<html>Bad gateway</html>")).toEqual({ kind: "internal" });
+    expect(classifyFailure(502, "/user", "<html>Bad gateway</html>")).toEqual({ kind: "internal", status: 502 });
   });
 });
