@@ -53,7 +53,7 @@ export async function extractKeyframeThumbnails(
   try {
     times = await keyframePass(file, outDir, info, options, true);
   } catch (error) {
-    if (!(error instanceof FfmpegError)) throw error;
+    if (!(error instanceof FfmpegError) || error.timedOut) throw error;
     await removeThumbnails(outDir);
     times = await keyframePass(file, outDir, info, options, false);
   }
