@@ -20,6 +20,7 @@ import { createStoryboardEdits } from "./services/storyboard-edits";
 import { createUploads, type Uploads } from "./http/uploads";
 import { LocalQueue } from "./jobs/local";
 import { sweepLeftovers } from "./jobs/leftovers";
+import { registerInstance } from "./jobs/instances";
 import { LIBRARY_RECOVERY_MARGIN_MS, recoverLibraryAdds } from "./services/library-recovery";
 import { setChildRegistry, sweepStaleChildren } from "./media/children";
 import { createPipeline } from "./jobs/pipeline";
@@ -100,6 +101,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   // Issue 12 items 4 and 9: what a killed predecessor left (its ffmpeg children, half-written
   // outputs, render scratch folders) goes before this runner claims any job.
   const childRegistry = path.join(config.dataDir, "run", "children");
+  const instance = registerInstance(path.join(config.dataDir, "run", "servers"));
   const killed = sweepStaleChildren(childRegistry);
   setChildRegistry(childRegistry);
   let recoveryTimer: NodeJS.Timeout | undefined;
@@ -108,11 +110,14 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     if (killed || Object.values(swept).some(Boolean)) app.log.info({ killedChildren: killed, ...swept }, "swept what a previous run left");
     // POST /library requests a kill cut short are finished or undone; once more a little later for
     // those that were younger than the margin (a request in flight elsewhere is never touched).
+    // Alone on the data folder and not serving yet: whatever is half-done is a dead process's, finished at once.
+    let margin = instance.othersAlive === 0 && !app.server.listening ? 0 : LIBRARY_RECOVERY_MARGIN_MS;
     const recover = () =>
-      recoverLibraryAdds({ db, store, enqueueIngest }, LIBRARY_RECOVERY_MARGIN_MS)
+      recoverLibraryAdds({ db, store, enqueueIngest }, margin)
         .then((done) => Object.values(done).some(Boolean) && app.log.info(done, "finished library adds a previous run left half-done"))
         .catch((error) => app.log.warn({ error: String(error) }, "library recovery failed"));
     await recover();
+    margin = LIBRARY_RECOVERY_MARGIN_MS;
     clearTimeout(recoveryTimer);
     recoveryTimer = setTimeout(() => void recover(), 2 * LIBRARY_RECOVERY_MARGIN_MS).unref();
     await queue.start(pipeline.handlers, {
@@ -133,6 +138,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     startRunner,
     async close() {
       clearTimeout(recoveryTimer);
+      instance.release();
       await app.close();
       await queue.stop();
       await db.destroy();

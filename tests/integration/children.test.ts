@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { registerInstance } from "../../server/jobs/instances";
 import { startTimeOf, sweepStaleChildren } from "../../server/media/children";
 import { waitFor } from "./helpers";
 
@@ -63,6 +64,22 @@ await runFfmpeg({ inputs: [{ file: "sine=frequency=440", lavfi: true, options: [
   started.push(child);
   return child;
 }
+
+describe("server instances on one data folder", () => {
+  it("tells a process whether another live one shares its data folder, and forgets killed ones", () => {
+    const registry = path.join(dir, "servers");
+    fs.mkdirSync(registry, { recursive: true });
+    fs.writeFileSync(path.join(registry, "999999999.42"), ""); // killed: its pid is gone
+    expect(registerInstance(registry).othersAlive).toBe(0);
+    expect(fs.existsSync(path.join(registry, "999999999.42"))).toBe(false);
+    // the parent process (vitest) is alive: as another server would be
+    fs.writeFileSync(path.join(registry, `${process.ppid}.${startTimeOf(process.ppid)}`), "");
+    const instance = registerInstance(registry);
+    expect(instance.othersAlive).toBe(1);
+    instance.release();
+    expect(fs.readdirSync(registry)).toEqual([`${process.ppid}.${startTimeOf(process.ppid)}`]);
+  });
+});
 
 describe("media children", () => {
   it("die with their server when it is killed with SIGKILL", async () => {

@@ -30,7 +30,7 @@ let port = 0;
 let base = "";
 let server: ChildProcess | undefined;
 let starts = 0;
-const figures = { kills: 0, chosen_kills: 0, random_kills: 0, kills_during_ffmpeg: 0, survivors: 0, resumed_uploads: 0, waits_for_last_attempt: 0 };
+const figures = { kills: 0, chosen_kills: 0, random_kills: 0, kills_during_ffmpeg: 0, survivors: 0, resumed_uploads: 0, waits_for_last_attempt: 0, library_add_kills: 0, library_adds_retried: 0 };
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -319,7 +319,8 @@ describe("crash recovery of the real server", () => {
     await kill("chosen");
     await start();
 
-    // 5. At random moments of random work: a new upload and project, another project, a render, an upload.
+    // 5. At random moments of random work: a new upload and project, another project, a render, an
+    // upload, a POST /library.
     const random = (max: number) => Math.floor(Math.random() * max);
     const randomKill = async (maxMs: number) => {
       await sleep(random(maxMs));
@@ -333,7 +334,7 @@ describe("crash recovery of the real server", () => {
       await start();
     };
     for (let round = 0; round < RANDOM_KILLS; round++) {
-      const action = round === 0 ? 0 : round === 1 ? 3 : random(4);
+      const action = round === 0 ? 0 : round === 1 ? 3 : random(5);
       if (action === 0) {
         // the kill lands in the new file's ingest or its project's processing
         const name = `talk-${++uploads}.mp4`;
@@ -347,6 +348,17 @@ describe("crash recovery of the real server", () => {
         const id = ready[random(ready.length)];
         if (id !== undefined) void api("POST", `/projects/${id}/render`, { final: true }).then((res) => res.status === 200 && projects.set(id, "Render Ready"), () => undefined);
         await randomKill(3_200);
+      } else if (action === 4) {
+        // a kill in the middle of POST /library (the row, the move into the store, the key, the job):
+        // after the restart the file is in the library, or its upload is still there to post again
+        const name = `talk-${++uploads}.mp4`;
+        const id = await upload(name);
+        figures.library_add_kills += 1;
+        void api("POST", "/library", { media_file: id, name, locale: "en-US", has_speech: 1 }).catch(() => undefined);
+        await randomKill(40);
+        const listed = ((await api("GET", "/library")).body.data as { id: number; name: string }[]).find((m) => m.name === name);
+        if (!listed) figures.library_adds_retried += 1;
+        void createProject(listed ? listed.id : await addToLibrary(id, name)).catch(() => undefined);
       } else {
         // a slow upload (~0.6 s) killed at a random moment, then resumed from the offset the server kept
         const name = `talk-${++uploads}.mp4`;
@@ -414,6 +426,8 @@ describe("crash recovery of the real server", () => {
       survivors: figures.survivors + survivorsNow.length,
       resumed_uploads: figures.resumed_uploads,
       waits_for_last_attempt: figures.waits_for_last_attempt,
+      library_add_kills: figures.library_add_kills,
+      library_adds_retried: figures.library_adds_retried,
       uploads_left: leftUploads.length,
     });
     expect(figures.kills).toBeGreaterThanOrEqual(SOAK ? 20 : 4);

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobId } from "../../server/jobs/queue";
+import { createServer } from "../../server/main";
 import { recoverLibraryAdds } from "../../server/services/library-recovery";
 import { localFileStore } from "../../server/storage/local";
 import { jsonApi, listen, startTestServer, waitFor, type TestServer } from "./helpers";
@@ -58,6 +59,24 @@ describe("recovery of library adds a kill cut short", () => {
     expect(await server.db.selectFrom("media_files").select("id").where("id", "=", row.id).executeTakeFirst()).toBeUndefined();
     const retried = await api("POST", "/library", { media_file: again.id, name: "a.mp4", locale: "en-US", has_speech: 1 });
     expect(retried.status).toBe(201);
+  });
+
+  it("is done at once by a server that starts alone on the data folder, for a row a kill left a moment ago", async () => {
+    const uploaded = await tusUpload(base, token, TALK, { name: "d.mp4" });
+    const owner = await server.db.selectFrom("users").select("id").executeTakeFirstOrThrow();
+    const now = new Date().toISOString();
+    await server.db
+      .insertInto("media_files")
+      .values({ user_id: owner.id, name: "d.mp4", kind: "video", type: "library", mime: "video/mp4", size_bytes: 1, duration_seconds: 18, width: null, height: null, fps: null, has_audio: 1, has_speech: 1, language: "en-US", storage_key: "pending", proxy_key: null, thumbnail_key: null, analysis: null, status: "processing", progress: 0, raw_preview_render: 0, created_at: now, updated_at: now, deleted_at: null })
+      .execute();
+    // the restarted server: same data folder, no other live process on it, not serving yet
+    const restarted = await createServer(server.config, { mailer: { send: async () => {} } });
+    try {
+      expect(await server.db.selectFrom("media_files").select("id").where("name", "=", "d.mp4").executeTakeFirst()).toBeUndefined();
+    } finally {
+      await restarted.close();
+    }
+    expect((await api("POST", "/library", { media_file: uploaded.id, name: "d.mp4", locale: "en-US", has_speech: 1 })).status).toBe(201);
   });
 
   it("records the key of a file that was moved into the store, and queues its ingest", async () => {
