@@ -29,6 +29,8 @@ export interface ChargeableFile {
  *   not twice). Every further project made from the same file is charged its length again, deleted
  *   projects included, so deleting and re-creating does not make processing free.
  * Images cost no minutes. Restarting a project that failed or left the queue charges nothing more.
+ * A clips project and a file inserted into a project count the same way, by whole files (their
+ * refusal comes at the next project: only POST /createproject is refused up front).
  * db/media.ts usageOf sums the same rule over the month.
  */
 export function projectChargeMinutes(files: readonly ChargeableFile[]): number {
