@@ -48,6 +48,8 @@ export class UnsupportedMediaError extends UnreadableMediaError {
  */
 export const MAX_VIDEO_PIXELS = 8192 * 4320;
 export const MAX_STILL_PIXELS = MAX_DECODED_PIXELS;
+/** More streams than this is no camera's or editor's file (64 audio tracks are fine); each costs every run. */
+export const MAX_STREAMS = 256;
 
 /** A measured length this close to the header's keeps the header's (exact, and what the players show). */
 const DURATION_AGREES = (header: number) => Math.max(1, header * 0.05);
@@ -207,6 +209,7 @@ export function mediaInfoFromProbe(file: string, output: ProbeOutput, sizeBytes:
   const formatName = output.format?.format_name ?? "";
   const container = containerOf(file, output);
   const streams = output.streams ?? [];
+  if (streams.length > MAX_STREAMS) throw new UnreadableMediaError(file, `${streams.length} streams`);
   const video = streams.find((s) => isPicture(s) && s.disposition?.attached_pic !== 1);
   const audio = streams.find((s) => s.codec_type === "audio" && s.codec_name && Number(s.sample_rate) > 0);
   if (streams.some((s) => TEXT_ART_CODECS.has(s.codec_name ?? "")) || (!video && !audio)) {

@@ -129,6 +129,11 @@ const HOSTILE: Hostile[] = [
       await ffmpeg(["-i", srt, "-c:s", "mov_text", "-f", "mp4", file]);
     },
   },
+  {
+    name: "300-tracks.mkv",
+    expect: "refused",
+    make: (file) => ffmpeg(["-f", "lavfi", "-i", "sine=d=0.1", ...Array.from({ length: 300 }, () => ["-map", "0:a"]).flat(), "-c:a", "pcm_s16le", "-f", "matroska", file]),
+  },
   // ---- huge declared pictures and decompression bombs
   { name: "huge.png", expect: "refused", make: (file) => hugePng(file, 16_000, 16_000) },
   { name: "wide-8k.mkv", expect: "refused", make: (file) => ffmpeg(["-f", "lavfi", "-i", "color=c=black:s=8704x4608:d=0.2:r=5", "-c:v", "libx264", "-preset", "ultrafast", "-f", "matroska", file]) },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ALLOWED_CONTAINERS, buildArgs, MAX_DECODED_PIXELS, PROTOCOL_WHITELIST } from "../../server/media/ffmpeg";
-import { lengthCap, mediaInfoFromProbe, mediaInput, MAX_VIDEO_PIXELS, UnreadableMediaError, UnsupportedMediaError, type ProbeOutput } from "../../server/media/probe";
+import { lengthCap, mediaInfoFromProbe, mediaInput, MAX_STREAMS, MAX_VIDEO_PIXELS, UnreadableMediaError, UnsupportedMediaError, type ProbeOutput } from "../../server/media/probe";
 
 /** The options placed before the n-th `-i`. */
 function inputOptions(args: string[], n: number): string[] {
@@ -78,6 +78,12 @@ describe("what a probe accepts", () => {
     const noHeader: ProbeOutput = { ...mp3, format: { format_name: "mp3" } };
     expect(() => mediaInfoFromProbe("a", noHeader, 1)).toThrow(UnreadableMediaError);
     expect(mediaInfoFromProbe("a", noHeader, 1, 7).durationSeconds).toBe(7);
+  });
+
+  it("refuses a file of more streams than any camera or editor writes", () => {
+    const many = (n: number): ProbeOutput => ({ ...video(320, 240), streams: [...video(320, 240).streams!, ...Array.from({ length: n - 1 }, () => ({ codec_type: "audio", codec_name: "aac", sample_rate: "48000" }))] });
+    expect(mediaInfoFromProbe("a", many(65), 1).hasAudio).toBe(true);
+    expect(() => mediaInfoFromProbe("a", many(MAX_STREAMS + 1), 1)).toThrow(UnreadableMediaError);
   });
 
   it("takes an APNG as an image", () => {
