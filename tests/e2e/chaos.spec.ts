@@ -26,8 +26,8 @@ const SCENES = 20;
 const RELOADS = soakOr(3, 12);
 const CLOSED_TABS = soakOr(2, 6);
 const SECOND_TAB_PHASES = soakOr(1, 4);
-/** Edits made while the second tab is open (alternating between the two). */
-const SECOND_TAB_EDITS = 24;
+/** Edits made while the second tab is open: half in each tab, at the same time, on scenes of their own. */
+const SECOND_TAB_EDITS = 40;
 /** Edits made offline just before a tab is closed, so they wait in its outbox. */
 const EDITS_BEFORE_CLOSE = 6;
 /** Share of the edits that a person makes on the page (the others go through the worker's API). */
@@ -41,6 +41,8 @@ const OUTAGE_RATE = 0.01;
 /** Share of sent edits the server applies but whose proxy gives up waiting (504 instead of the answer). */
 const GATEWAY_TIMEOUT_RATE = 0.02;
 const SEED = Number(process.env.CHAOS_SEED ?? 20261124);
+
+type Rng = ReturnType<typeof generator>;
 
 /** mulberry32: a small seeded generator, so a failing schedule can be replayed. */
 function generator(seed: number) {
@@ -204,7 +206,8 @@ test.use({ actionTimeout: 20_000 });
 test("offline chaos: edits over a flapping network, reloads, closed and second tabs land exactly once, in order", async ({ page, context, request, baseURL }) => {
   test.setTimeout(soakOr(600_000, 1_800_000));
   const started = Date.now();
-  const rng = generator(SEED);
+  const mainRng = generator(SEED);
+  const rng = mainRng;
   const netRng = generator(SEED ^ 0x5eed);
   console.log(`[chaos] seed=${SEED} edits=${EDITS}`);
 
@@ -311,13 +314,16 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
   let reloads = 0;
   let closedTabs = 0;
   let reloadsMidSend = 0;
+  let secondTabs = 0;
   let n = 0;
 
   /** Makes edit number `n` (1-based) on `driver`: a person's click when `ui`, else the worker's API. */
-  async function edit(driver: Page, options: { ui?: boolean; interrupted?: boolean } = {}) {
+  async function edit(driver: Page, options: { ui?: boolean; interrupted?: boolean; rng?: Rng; pool?: typeof scenes } = {}) {
+    const rng = options.rng ?? mainRng;
+    const pool = options.pool ?? scenes;
     n += 1;
     if (n % 50 === 0) console.log(`[chaos] edit ${n} at ${Math.round((Date.now() - started) / 1000)} s, ${net.flaps} flaps, ${abortedInFlight} cut off`);
-    const sceneId = scenes[rng.int(scenes.length)]!.id;
+    const sceneId = pool[rng.int(pool.length)]!.id;
     const m = model.get(sceneId)!;
     const b = bounds.get(sceneId)!;
     const roll = rng.next();
@@ -465,10 +471,23 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
         current = await context.newPage();
         await openStoryboard(current, projectId);
       } else {
-        // A second tab edits at the same time: both sync workers share one outbox, through a Web Lock.
+        // A second tab edits at the same time as the first: both sync workers share one outbox and take
+        // turns sending it through a Web Lock. Each tab edits scenes of its own, so each scene's edits
+        // still have one order to check.
         const second = await context.newPage();
         await openStoryboard(second, projectId);
-        for (let i = 0; i < SECOND_TAB_EDITS; i++) await edit(i % 2 ? second : current, { ui: i % 2 ? false : undefined });
+        secondTabs += 1;
+        const mine = scenes.slice(0, SCENES / 2);
+        const theirs = scenes.slice(SCENES / 2);
+        const [rngA, rngB] = [generator(SEED + 1_000 * secondTabs), generator(SEED + 1_000 * secondTabs + 1)];
+        await Promise.all([
+          (async () => {
+            for (let i = 0; i < SECOND_TAB_EDITS / 2; i++) await edit(current, { rng: rngA, pool: mine });
+          })(),
+          (async () => {
+            for (let i = 0; i < SECOND_TAB_EDITS / 2; i++) await edit(second, { rng: rngB, pool: theirs, ui: false });
+          })(),
+        ]);
         await second.close();
       }
     }
@@ -488,7 +507,16 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
 
   // 0 lost, 0 applied twice: one stored answer per edit, every one a success, first run in edit order…
   expect(keys.every((k) => k.status === 200)).toBe(true);
-  expect(keys.map((k) => `${k.method} ${k.path}`)).toEqual(expectedRequests);
+  // (Per scene: while two tabs edit at once, edits of different scenes may interleave either way.)
+  const byScene = (requests: string[]) => {
+    const map = new Map<string, string[]>();
+    for (const r of requests) {
+      const id = r.match(/\/scenes\/(\d+)/)![1]!;
+      map.set(id, [...(map.get(id) ?? []), r]);
+    }
+    return Object.fromEntries([...map].sort(([a], [b]) => Number(a) - Number(b)));
+  };
+  expect(byScene(keys.map((k) => `${k.method} ${k.path}`))).toEqual(byScene(expectedRequests));
   // …and every key the server ran more than once answered its stored result (no second run).
   const twice = [...seen.values()].filter((t) => t.firstRuns > 1).length;
   expect(twice).toBe(0);
@@ -530,7 +558,7 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
     reloads,
     reloads_mid_send: reloadsMidSend,
     closed_tabs: closedTabs,
-    second_tabs: SECOND_TAB_PHASES,
+    second_tabs: secondTabs,
     aborted_in_flight: abortedInFlight,
     gateway_outages: outages,
     gateway_errors: gatewayErrors,
