@@ -39,7 +39,18 @@ interface Outcome {
   passed: number;
   failed: number;
   seconds: number;
+  /** The figures files (.tmp/reliability/*.soak.json) this suite wrote. */
+  figures: string[];
 }
+
+/** Each soak figures file with the time it was last written. */
+const figureFiles = () =>
+  new Map(
+    fs
+      .readdirSync(figuresDir)
+      .filter((f) => f.endsWith(".soak.json"))
+      .map((f) => [f, fs.statSync(path.join(figuresDir, f)).mtimeMs] as const),
+  );
 
 const readJson = (file: string): any => {
   try {
@@ -56,12 +67,13 @@ function run(suite: Suite): Outcome {
   const seconds = () => Math.round((Date.now() - started) / 1000);
   if (!fs.existsSync(path.join(root, suite.file))) {
     console.log(`\n━━ ${suite.name} (${suite.file}) ━━\nmissing: ${suite.file} does not exist`);
-    return { suite, status: "missing", passed: 0, failed: 1, seconds: 0 };
+    return { suite, status: "missing", passed: 0, failed: 1, seconds: 0, figures: [] };
   }
   console.log(`\n━━ ${suite.name} (${suite.file}, soak) ━━`);
   const env = { ...process.env, CUTROOM_SOAK: "1" };
   const out = path.join(tmp, `soak-${slug(suite.name)}.json`);
   fs.rmSync(out, { force: true });
+  const before = figureFiles();
   let passed = 0;
   let failed = 0;
   let ok: boolean;
@@ -84,7 +96,8 @@ function run(suite: Suite): Outcome {
     if (json) fs.copyFileSync(report, out);
   }
   if (!ok && failed === 0) failed = 1;
-  return { suite, status: ok ? "passed" : "failed", passed, failed, seconds: seconds() };
+  const figures = [...figureFiles()].filter(([f, mtime]) => (before.get(f) ?? 0) < mtime).map(([f]) => f);
+  return { suite, status: ok ? "passed" : "failed", passed, failed, seconds: seconds(), figures };
 }
 
 function table(rows: string[][]): string {
@@ -100,8 +113,6 @@ if (chosen.length === 0) {
 }
 
 fs.mkdirSync(figuresDir, { recursive: true });
-// Only this run's figures go into the summary.
-for (const f of fs.readdirSync(figuresDir)) if (f.endsWith(".soak.json")) fs.rmSync(path.join(figuresDir, f));
 
 const runStarted = Date.now();
 const outcomes = chosen.map(run);
@@ -114,15 +125,18 @@ console.log(
   ]),
 );
 
-const figures = fs
-  .readdirSync(figuresDir)
-  .filter((f) => f.endsWith(".soak.json"))
-  .map((f) => readJson(path.join(figuresDir, f)) as { suite: string; figures: Record<string, unknown> } | undefined)
-  .filter((r): r is { suite: string; figures: Record<string, unknown> } => !!r)
-  .sort((a, b) => a.suite.localeCompare(b.suite));
+// The figures each suite wrote while it ran (a suite that ran but wrote none says so).
+const figureRows = outcomes
+  .filter((o) => o.status !== "missing")
+  .flatMap((o) => {
+    const reports = o.figures
+      .map((f) => readJson(path.join(figuresDir, f)) as { suite: string; figures: Record<string, unknown> } | undefined)
+      .filter((r): r is { suite: string; figures: Record<string, unknown> } => !!r);
+    if (reports.length === 0) return [[o.suite.name, "-", "(no figures reported)"]];
+    return reports.map((r) => [o.suite.name, r.suite, Object.entries(r.figures).map(([k, v]) => `${k}=${v}`).join(" ")]);
+  });
 console.log("\nfigures (.tmp/reliability/*.soak.json)");
-if (figures.length === 0) console.log("(no suite reported figures)");
-else console.log(table([["suite", "figures"], ...figures.map((r) => [r.suite, Object.entries(r.figures).map(([k, v]) => `${k}=${v}`).join(" ")])]));
+console.log(table([["suite", "report", "figures"], ...figureRows]));
 
 const passed = outcomes.reduce((n, o) => n + o.passed, 0);
 const failed = outcomes.reduce((n, o) => n + o.failed, 0);
