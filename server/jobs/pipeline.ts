@@ -71,6 +71,9 @@ export function partName(target: string, extension = path.extname(target)): stri
   return `${target}.${randomBytes(4).toString("hex")}.part${extension}`;
 }
 
+/** The statuses a project has while its job still has work to do (set by the request that queued it). */
+const ONCE_STARTED = { create: ["new", "Working"], render: ["Rendering", "Final Rendering"] };
+
 /** Runs each step once per media file in this process, however many jobs ask for it at once. */
 const inFlight = new Map<number, Promise<MediaRow>>();
 
@@ -237,6 +240,9 @@ export function createPipeline(deps: PipelineDeps) {
 
     "create-project": async ({ projectId }, ctx) => {
       let project = await mustProject(projectId);
+      // Run again after it finished (a kill between the project's last write and the job's): its scenes
+      // may have been edited since, so nothing is redone; only a render the kill left unlinked goes.
+      if (!ONCE_STARTED.create.includes(project.status)) return removeUnlinkedRenders(project);
       project = await updateProject(db, projectId, { status: "Working", is_queued: 0, working_progress: 1 });
       const files = await projectMedia(db, projectId);
       const progress = new Map<number, number>();
@@ -266,6 +272,8 @@ export function createPipeline(deps: PipelineDeps) {
 
     render: async ({ projectId, final }, ctx) => {
       const project = await mustProject(projectId);
+      // The render request sets these; any other status means this render already finished.
+      if (!ONCE_STARTED.render.includes(project.status)) return removeUnlinkedRenders(project);
       await renderPreview(project, ctx, 1, final);
     },
 
