@@ -1,8 +1,13 @@
 /**
  * Offline chaos (issue 12, "Keep every promise as a suite"): hundreds of attribute edits over 20 scenes
- * while the network flaps on a seeded schedule, some answers are cut off after the server applied them,
- * the page reloads, a tab is closed with edits waiting and a second tab edits at the same time. Then the
- * server's scenes must equal the edits applied in order: 0 lost, 0 applied twice.
+ * while the network flaps on a seeded schedule; some answers are cut off after the server applied them
+ * (a reset, or a proxy's 504), now and then the server is away behind its proxy for a few seconds
+ * (502/503/504), the page reloads (once in two with an applied edit's answer still on the wire), a tab
+ * is closed with edits waiting and a second tab edits at the same time as the first. Then the server's
+ * scenes must equal the edits applied in order: 0 lost, 0 applied twice — checked on the server's
+ * Idempotency-Key rows (one per edit, first run in edit order per scene), on every answer the test saw
+ * (no key run twice), and on every attribute of every scene (the value of its last edit; text lines
+ * name their edit's number).
  *
  * How the edits are driven, honestly: only part of them by clicks. An edit of one of the first 8 scenes
  * (the cards the virtualised grid always mounts at the top) other than a trim goes through the
@@ -207,7 +212,6 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
   test.setTimeout(soakOr(600_000, 1_800_000));
   const started = Date.now();
   const mainRng = generator(SEED);
-  const rng = mainRng;
   const netRng = generator(SEED ^ 0x5eed);
   console.log(`[chaos] seed=${SEED} edits=${EDITS}`);
 
@@ -252,7 +256,7 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
       const key = req.headers()["idempotency-key"];
       if (!key) return route.fallback();
       if (noTab) sentWithNoTab += 1;
-      // The browser's own offline switch does not stop a routed request: do what it would.
+      // route.fetch() goes out from the test, past the browser's offline switch: while offline, fail as the browser would.
       if (offlineNow) return route.abort("internetdisconnected");
       // The server restarts behind its reverse proxy: the proxy answers every edit itself for a while.
       if (stall || calm) outageUntil = 0;
@@ -404,8 +408,13 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
         const type = ui ? rng.pick(TYPES.filter((t) => t !== m.type)) : rng.pick(TYPES);
         if (ui) {
           await driver.getByRole("button", { name: `More actions for scene ${b.order}`, exact: true }).click();
-          await driver.getByRole("menuitem", { name: "Change type", exact: true }).click();
-          await driver.getByRole("menu", { name: "Change type" }).getByRole("menuitemradio", { name: new RegExp(`^${TYPE_LABEL[type]}`) }).click();
+          // The submenu by keyboard (→ opens it, Enter picks). By pointer, the parent menu once stayed
+          // open after the pick in a 2,000-edit soak run (seed 4242; not reproduced since, cause unknown).
+          await driver.getByRole("menuitem", { name: "Change type", exact: true }).press("ArrowRight");
+          const choice = driver.getByRole("menuitemradio", { name: new RegExp(`^${TYPE_LABEL[type]}`) });
+          await choice.focus();
+          await expect(choice).toBeFocused();
+          await choice.press("Enter");
           await expect(driver.getByRole("menu")).toHaveCount(0);
         } else await viaWorker(driver, "setSceneType", [sceneId, type], options);
         m.type = type;
@@ -425,7 +434,7 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
   type Event = "reload" | "closeTab" | "secondTab";
   const events: Event[] = [...Array<Event>(RELOADS).fill("reload"), ...Array<Event>(CLOSED_TABS).fill("closeTab"), ...Array<Event>(SECOND_TAB_PHASES).fill("secondTab")];
   for (let i = events.length - 1; i > 0; i--) {
-    const j = rng.int(i + 1);
+    const j = mainRng.int(i + 1);
     [events[i], events[j]] = [events[j]!, events[i]!];
   }
   // Every second reload happens with an edit on the wire (one edit of its own).
