@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
@@ -8,6 +8,7 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { reportFigures, SOAK, soakOr } from "../reliability";
 import { waitFor } from "./helpers";
+import { spawnServer } from "./server-process";
 
 /**
  * Crash recovery (issue 12, "Keep every promise as a suite"): the REAL server as a child process on a
@@ -19,7 +20,6 @@ import { waitFor } from "./helpers";
  * `npm test` kills it a few times; `npm run test:soak` (CUTROOM_SOAK=1) at least 20 times.
  */
 
-const root = path.resolve(__dirname, "../..");
 const TALK = path.resolve(__dirname, "../fixtures/talk.mp4");
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-crash-"));
 const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-crash-logs-"));
@@ -46,15 +46,11 @@ async function freePort(): Promise<number> {
 /** One node process (no npx or tsx wrapper), so SIGKILL of its PID kills the whole server. */
 async function start(): Promise<void> {
   starts += 1;
-  const log = fs.openSync(path.join(logDir, `server-${starts}.log`), "w");
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    cwd: root,
+  const child = spawnServer({
+    port,
+    dataDir,
+    logFile: path.join(logDir, `server-${starts}.log`),
     env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      CAPTCHA: "off",
       LOG_LEVEL: "info",
       JOB_LEASE_MS: String(LEASE_MS),
       PUSH: "off",
@@ -63,9 +59,7 @@ async function start(): Promise<void> {
       RATE_LIMIT_REGISTER: "1000",
       RATE_LIMIT_UPLOADS: "1000",
     },
-    stdio: ["ignore", log, log],
   });
-  fs.closeSync(log);
   server = child;
   await waitFor(async () => (await fetch(`${base}/api/v1/config`).then((r) => r.ok).catch(() => false)) || undefined, 60_000, 100);
 }

@@ -1,12 +1,12 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { waitFor } from "./helpers";
+import { spawnServer } from "./server-process";
 import { tusUpload } from "./tus";
 
-const root = path.resolve(__dirname, "../..");
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-resume-"));
 const port = 20_000 + Math.floor(Math.random() * 20_000);
 const base = `http://127.0.0.1:${port}`;
@@ -14,20 +14,7 @@ const children: ChildProcess[] = [];
 
 /** A real server process (one node process, so killing its PID kills the runner). */
 function startServer(): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      CAPTCHA: "off",
-      LOG_LEVEL: "silent",
-      JOB_LEASE_MS: "2000",
-      STATIC_DIR: path.join(dataDir, "no-app"),
-    },
-    stdio: "ignore",
-  });
+  const child = spawnServer({ port, dataDir, env: { JOB_LEASE_MS: "2000" } });
   children.push(child);
   return child;
 }

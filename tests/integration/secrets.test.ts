@@ -5,7 +5,7 @@
  * handoff codes, the push subscription's auth secret. The only place a link signature may appear is the
  * mail itself (DATA_DIR/outbox/*.json, the verification link). Logged URLs never carry a query string.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createECDH, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -15,9 +15,9 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { reportFigures } from "../reliability";
 import { waitFor } from "./helpers";
+import { spawnServer } from "./server-process";
 import { tusUpload } from "./tus";
 
-const root = path.resolve(__dirname, "../..");
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-secrets-"));
 const logFile = path.join(os.tmpdir(), `cutroom-secrets-${process.pid}.log`);
 const port = 20_000 + Math.floor(Math.random() * 20_000);
@@ -36,26 +36,12 @@ afterAll(async () => {
 
 /** A real server process, logging at info level into `logFile` (stdout and stderr). */
 function startServer(): ChildProcess {
-  const log = fs.openSync(logFile, "a");
-  const started = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      PUBLIC_URL: base,
-      APP_SECRET,
-      LOG_LEVEL: "info",
-      CAPTCHA: "altcha",
-      ALTCHA_MAX_NUMBER: "2000",
-      PUSH: "outbox",
-      STATIC_DIR: path.join(dataDir, "no-app"),
-    },
-    stdio: ["ignore", log, log],
+  return spawnServer({
+    port,
+    dataDir,
+    logFile,
+    env: { PUBLIC_URL: base, APP_SECRET, LOG_LEVEL: "info", CAPTCHA: "altcha", ALTCHA_MAX_NUMBER: "2000", PUSH: "outbox" },
   });
-  fs.closeSync(log);
-  return started;
 }
 
 /** Every answer of the session that is not a success, as text. */
