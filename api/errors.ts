@@ -50,6 +50,10 @@ export const ErrorCode = z.enum([
   // tus uploads (issue 12): an offset that does not match the server's, an upload past its expiry.
   "upload_conflict",
   "upload_expired",
+  // Downloads (issue 13): a free plan cannot download, a project without a final render has nothing to download.
+  "upgrade_required",
+  "render_not_ready",
+  "range_not_satisfiable",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

@@ -45,6 +45,9 @@ const STATUS: Record<ErrorCode, number> = {
   email_not_verified: 403,
   upload_conflict: 409,
   upload_expired: 410,
+  upgrade_required: 402,
+  render_not_ready: 409,
+  range_not_satisfiable: 416,
 };
 
 export const statusOf = (code: ErrorCode) => STATUS[code];

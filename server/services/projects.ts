@@ -8,7 +8,7 @@ import { BUSY_STATUSES } from "../../api/projects";
 import { applySettingsRules, DEFAULT_SETTINGS } from "../domain/project-settings";
 import { buildStoryboard } from "./storyboard-builder";
 import type { JobPayloads, JobType } from "../jobs/types";
-import type { FileLinks } from "./file-links";
+import { safeFileName, type FileLinks } from "./file-links";
 import type { FileStore } from "../storage/local";
 import type { Library } from "./library";
 import { DomainError, notFound } from "./errors";
@@ -291,6 +291,21 @@ export function createProjects(deps: ProjectsDeps) {
       notLibrary(row);
       if (row.status !== "Render Ready") return toProject(row);
       return toProject(await updateProject(db, id, { status: "Preview Ready", final_render: 0 }));
+    },
+
+    /**
+     * The download link of a project's final render (SPEC §7 downloadrender): signed, short-lived, named after
+     * the project. Another user's project is not found; free plans cannot download (SPEC §6); a project
+     * without a finished final render has nothing to download.
+     */
+    async downloadLink(userId: number, id: number, now = Date.now()) {
+      const row = await mustFind(userId, id);
+      if (row.deleted_at) throw notFound("No such project");
+      if (!row.export_key || !row.final_render) throw new DomainError("render_not_ready", "This project has no final render yet");
+      if (!(await deps.isPaid(userId))) throw new DomainError("upgrade_required", "Downloading the finished video needs a paid plan");
+      const filename = safeFileName(row.name, "mp4");
+      const link = deps.links.downloadUrl(row.export_key, filename, now);
+      return { url: link.url, filename, expires_at: new Date(link.expires * 1000).toISOString() };
     },
 
     mediaOf: (projectId: number) => projectMedia(db, projectId),

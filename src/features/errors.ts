@@ -45,6 +45,9 @@ const CODE_MESSAGES: Record<ErrorCode, MessageDescriptor> = {
   email_not_verified: msg`Confirm your email address first: open the link we sent you, then try again.`,
   upload_conflict: msg`The upload was interrupted. It will resume from where the server stopped.`,
   upload_expired: msg`This upload has expired. Add the file again.`,
+  upgrade_required: msg`Downloading the finished video needs a paid plan. Upgrade to download it.`,
+  render_not_ready: msg`This project has no finished video yet. Export it first, then download it.`,
+  range_not_satisfiable: msg`The download could not resume from there. Start it again.`,
 };
 
 const FIELD_MESSAGES: Record<FieldErrorCode, MessageDescriptor> = {

@@ -182,7 +182,9 @@ describe("automatic project creation", () => {
     const [num, den] = video.r_frame_rate.split("/").map(Number);
     expect(Math.abs(Number(video.duration) - Number(audio.duration))).toBeLessThanOrEqual(den! / num! + 1e-3);
     const download = await fetch(`${base}/api/v1/projects/${projectId}/downloadrender`, { headers: bearer(token), redirect: "manual" });
-    expect(download.status).toBe(302);
+    // A preview is not a finished video: nothing to download yet (downloads.test.ts covers the final render).
+    expect(download.status).toBe(409);
+    expect((await download.json()).code).toBe("render_not_ready");
   });
 
   it("lists projects newest first, counts them, and answers 404 for another user's project", async () => {

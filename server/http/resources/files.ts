@@ -2,31 +2,52 @@ import type { FastifyInstance } from "fastify";
 import send from "@fastify/send";
 import { z } from "zod";
 import type { ErrorBody } from "../../../api/errors";
-import type { FileLinks } from "../../services/file-links";
+import { contentDisposition, type FileLinks } from "../../services/file-links";
 import type { FileStore } from "../../storage/local";
 
 const Query = z.object({ expires: z.coerce.number().int(), signature: z.string().max(200), download: z.string().max(255).optional() });
 
-/** Media by short-lived signed link (a <video> cannot send a bearer header), with Range support. */
+const notFound = { message: "Not found", code: "not_found" } satisfies ErrorBody;
+
+/**
+ * Media by short-lived signed link (a <video> cannot send a bearer header), with Range support.
+ * A link with `download` is a download link: its file name is signed with it and sent as
+ * `Content-Disposition: attachment`, so a plain browser link saves the file under that name.
+ */
 export function fileRoutes(app: FastifyInstance, deps: { links: FileLinks; store: FileStore }) {
   app.get<{ Params: { "*": string } }>("/files/*", { schema: { hide: true } as never }, async (request, reply) => {
     const key = request.params["*"];
     const query = Query.safeParse(request.query);
-    if (!query.success || !deps.links.verify(key, query.data.expires, query.data.signature)) {
-      return reply.status(404).send({ message: "Not found", code: "not_found" } satisfies ErrorBody);
-    }
+    if (!query.success) return reply.status(404).send(notFound);
+    const { expires, signature, download } = query.data;
+    const valid = download === undefined ? deps.links.verify(key, expires, signature) : deps.links.verifyDownload(key, download, expires, signature);
+    if (!valid) return reply.status(404).send(notFound);
     try {
       deps.store.pathOf(key); // refuses unsafe keys
     } catch {
-      return reply.status(404).send({ message: "Not found", code: "not_found" } satisfies ErrorBody);
+      return reply.status(404).send(notFound);
     }
     // Relative to the store, so only the key is checked for dotfiles, not where DATA_DIR happens to be.
-    const result = await send(request.raw, `/${key}`, { root: deps.store.root, dotfiles: "deny", immutable: true, maxAge: "6h" });
+    const result = await send(request.raw, `/${key}`, {
+      root: deps.store.root,
+      dotfiles: "deny",
+      immutable: true,
+      maxAge: download === undefined ? "6h" : 0,
+    });
     if (result.type === "error") {
-      return reply.status(404).send({ message: "Not found", code: "not_found" } satisfies ErrorBody);
+      if (result.statusCode === 416) {
+        // A range past the end: the size in Content-Range lets a client resume from what it has.
+        const range = (result.headers as Record<string, string | undefined>)["Content-Range"];
+        if (range) reply.header("content-range", range);
+        return reply.status(416).send({ message: "The requested range is outside the file", code: "range_not_satisfiable" } satisfies ErrorBody);
+      }
+      return reply.status(404).send(notFound);
     }
     reply.status(result.statusCode).headers(result.headers as Record<string, string>);
-    if (query.data.download) reply.header("content-disposition", `attachment; filename="${query.data.download.replace(/[^\w. -]/g, "_")}"`);
+    if (download !== undefined) {
+      reply.header("content-disposition", contentDisposition(download));
+      reply.header("cache-control", "private, no-store");
+    }
     return reply.send(result.stream);
   });
 }

@@ -26,11 +26,17 @@ export function projectRoutes(app: FastifyInstance, hooks: RouteHooks, projects:
     "projects.cuts": ({ params, body, request }) => edits.cuts(currentUser(request), params.id, body),
   });
 
-  // The download link of a render: signed, short-lived, and only for the owner.
+  /**
+   * The download of a final render (SPEC §7 downloadrender): for the owner, a short-lived signed link that a
+   * plain browser link can open (no bearer header) and that names the file. A client that asks for JSON
+   * (the sync worker) gets `{ url, filename, expires_at }`; anything else is redirected to the link.
+   */
   app.get<{ Params: { id: string } }>("/projects/:id/downloadrender", { preHandler: hooks.authenticate, schema: { hide: true } as never }, async (request, reply) => {
-    const project = await projects.get(currentUser(request), Number(request.params.id));
-    if (!project.export_url) return reply.status(404).send({ message: "This project has no render yet", code: "not_found" });
-    const filename = `${project.name.replace(/[^\w. -]/g, "_") || "cutroom"}.mp4`;
-    return reply.redirect(`${project.export_url}&download=${encodeURIComponent(filename)}`, 302);
+    const id = Number(request.params.id);
+    if (!Number.isSafeInteger(id) || id < 1) return reply.status(404).send({ message: "No such project", code: "not_found" });
+    const link = await projects.downloadLink(currentUser(request), id);
+    reply.header("cache-control", "private, no-store");
+    if (request.headers.accept?.includes("application/json")) return link;
+    return reply.redirect(link.url, 302);
   });
 }
