@@ -2,6 +2,7 @@ import { z } from "zod";
 import { route } from "./route";
 import { CaptchaChallenge, PublicConfig } from "./config";
 import { Locale } from "./locales";
+import { TimelineFile, TimelineQuery } from "./timelines";
 import { PushSubscribeBody, PushSubscriptionInfo, PushUnsubscribeBody, PushUnsubscribed } from "./push";
 import { Plan, PlanInterval } from "./plans";
 import { LibraryCreateBody, LibraryCreateResponse, LibraryItem, LibraryListQuery, LibraryProjectSearchQuery, LibraryScenesQuery, LibrarySearchQuery, MediaFile, Paginated } from "./media";
@@ -71,6 +72,15 @@ export const routes = {
   "projects.importOverlay": route({ method: "POST", path: "/projects/:id/library/import/overscene", auth: "user", summary: "Put one library scene over a scene of the project", params: ProjectId, body: OverlayImportBody, response: Scene }),
   "projects.cuts": route({ method: "POST", path: "/projects/:id/cuts", auth: "user", summary: "Create a clips project from selected scenes", params: ProjectId, body: CutsBody, response: CutsResponse }),
   "projects.reopen": route({ method: "GET", path: "/projects/:id/reopen", auth: "user", summary: "Move a finished project back to the storyboard", params: ProjectId, response: Project, mutation: true }),
+  "projects.timeline": route({
+    method: "GET",
+    path: "/projects/:id/timeline",
+    auth: "user",
+    summary: "The edit as a timeline file for a desktop editor (fcpxml, otio or edl), as an attachment",
+    params: ProjectId,
+    query: TimelineQuery,
+    response: TimelineFile,
+  }),
 
   "storyboard.get": route({ method: "POST", path: "/projects/:id/storyboard", auth: "user", summary: "A slice of the storyboard (25 first, then 250 at a time)", params: ProjectId, query: StoryboardQuery, body: StoryboardBody, response: Storyboard, mutation: false }),
   "scenes.get": route({ method: "GET", path: "/scenes/:id", auth: "user", summary: "One scene", params: SceneId, response: Scene }),

@@ -20,6 +20,7 @@ import { registerUploads, type Uploads } from "./uploads";
 import { fileRoutes } from "./resources/files";
 import { libraryRoutes } from "./resources/library";
 import { projectRoutes } from "./resources/projects";
+import { timelineRoutes } from "./resources/timelines";
 import type { CaptchaProvider } from "../services/captcha";
 import { authenticator, bearerToken } from "./auth";
 import { DomainError } from "../services/errors";
@@ -146,6 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       publicRoutes(api, hooks, deps);
       libraryRoutes(api, hooks, deps.library);
       projectRoutes(api, hooks, deps.projects, deps.edits);
+      timelineRoutes(api, hooks, deps);
       sceneRoutes(api, hooks, deps.scenes);
       pushRoutes(api, hooks, deps.push);
       fileRoutes(api, deps);

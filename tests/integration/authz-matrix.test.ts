@@ -111,6 +111,7 @@ const FIXTURES: Partial<Record<RouteName, Fixture>> = {
     bodyIds: (a, v) => [{ params: { id: a.project }, body: { name: "Cuts", scenes: [v.scene] } }],
   },
   "projects.reopen": { own: (p) => ({ params: { id: p.project } }) },
+  "projects.timeline": { own: (p) => ({ params: { id: p.project }, query: { format: "fcpxml" } }) },
   "storyboard.get": {
     own: (p) => ({ params: { id: p.project }, body: {} }),
     bodyIds: (a, v) => [{ params: { id: a.project }, body: { scenesIds: [v.scene, v.libraryScene] } }],

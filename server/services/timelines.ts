@@ -1,0 +1,77 @@
+import type { Db } from "../db";
+import { findProject } from "../db/projects";
+import { loadRenderEdit } from "../jobs/render-edit";
+import { planRender, RENDER_DEFAULTS, EmptyEditListError } from "../media/render-plan";
+import { TIMELINE_CONTENT_TYPES, timelineFile, timelineOf, type SourceInfo, type TimelineFormat } from "../media/timelines";
+import type { FileStore } from "../storage/local";
+import { DomainError, notFound } from "./errors";
+
+/** Statuses while the storyboard is being made (or rebuilt): there is no edit to export yet. */
+const BUILDING = new Set(["new", "Working"]);
+
+/**
+ * The project's edit as a timeline file for a desktop editor (issue 13): planned exactly as the
+ * render plans it (same frame rate, sample rate, canvas, frame rounding), each clip naming the
+ * original media file. The owner's projects only; another user's is not found.
+ */
+export function projectTimelines(db: Db, store: FileStore) {
+  return {
+    async file(userId: number, id: number, format: TimelineFormat) {
+      const project = await findProject(db, userId, id);
+      if (!project || project.deleted_at) throw notFound("No such project");
+      if (project.type === "library") throw new DomainError("bad_request", "A library item has no edit; insert its scenes into a project");
+      if (BUILDING.has(project.status)) throw new DomainError("project_busy", "This project has no storyboard yet");
+      const { edit, probes } = await loadRenderEdit(db, store, project);
+      let plan;
+      try {
+        plan = planRender(edit.segments, probes, {
+          fps: RENDER_DEFAULTS.fps,
+          sampleRate: RENDER_DEFAULTS.sampleRate,
+          crossfadeSamples: 0,
+          maxShortSide: RENDER_DEFAULTS.maxShortSide,
+          maxLongSide: RENDER_DEFAULTS.maxLongSide,
+          aspect: edit.aspect,
+        });
+      } catch (error) {
+        if (error instanceof EmptyEditListError) throw new DomainError("bad_request", "This project has no scene to put in a timeline");
+        throw error;
+      }
+      const media = await db
+        .selectFrom("media_files")
+        .select(["storage_key", "name", "duration_seconds"])
+        .where("user_id", "=", userId)
+        .where("id", "in", db.selectFrom("scenes").select("media_file_id").where("project_id", "=", project.id))
+        .execute();
+      const sources = new Map<string, SourceInfo>();
+      for (const m of media) {
+        const file = store.pathOf(m.storage_key);
+        const info = probes.get(file);
+        if (info) sources.set(file, { name: m.name, durationSeconds: info.durationSeconds || m.duration_seconds });
+      }
+      const timeline = timelineOf(plan, sources, project.name);
+      return { fileName: timelineFileName(project.name, format), contentType: TIMELINE_CONTENT_TYPES[format], body: timelineFile(timeline, format) };
+    },
+  };
+}
+
+export type ProjectTimelines = ReturnType<typeof projectTimelines>;
+
+/** `<project name>.<ext>`: no control characters, path separators, quotes or reserved characters; at most 150 characters. */
+export function timelineFileName(name: string, ext: string): string {
+  const base = name
+    .normalize("NFC")
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, "")
+    .replace(/[\\/:*?"<>|;%]/g, "_")
+    .replace(/\s+/g, " ")
+    .replace(/^[\s.]+|[\s.]+$/g, "");
+  const cut = Array.from(base).slice(0, 150).join("").trim();
+  return `${cut || "cutroom"}.${ext}`;
+}
+
+/** `attachment; filename="ascii"` plus RFC 5987 `filename*` when the name is not plain ASCII. */
+export function attachment(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  if (ascii === fileName) return `attachment; filename="${ascii}"`;
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
