@@ -28,6 +28,8 @@ export const ErrorCode = z.enum([
   "upload_incomplete",
   "media_not_ready",
   "project_busy",
+  "project_finished",
+  "tier_not_allowed",
   // A user's queued and processing projects are capped (issue 12).
   "too_many_queued",
   // Storyboard rules (SPEC §4 Scenes, §5 Scenes), worded by the app.

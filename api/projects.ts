@@ -69,6 +69,9 @@ export const Project = ProjectSettings.extend({
   final_render: z.union([z.literal(0), z.literal(1)]),
   /** SPEC §4 Needs-render: set by any edit since the last render request, cleared by a render. */
   needs_render: z.union([z.literal(0), z.literal(1)]),
+  /** The size of the render at export_url (a final render's follows the tier asked for, never above the source). */
+  export_width: z.number().int().nullable().optional(),
+  export_height: z.number().int().nullable().optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -118,7 +121,8 @@ export const RenderBody = z.object({
   final: z.union([z.boolean(), z.literal(0), z.literal(1)]).transform(Boolean).default(false),
   locale: z.string().nullish(),
   aspect: z.enum(["", "16x9", "9x16", "1x1"]).nullish(),
-  tier: z.number().int().min(1).max(4).default(2),
+  /** SPEC §9 export resolutions: 720p (1), 1080p (2), 4k (4). Absent: 1080p when the plan has it, else 720p. */
+  tier: z.union([z.literal(1), z.literal(2), z.literal(4)]).optional(),
   exportvideo: z.union([z.literal(0), z.literal(1)]).default(1),
 });
 

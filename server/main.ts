@@ -83,7 +83,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     await queue.enqueue("ingest-media", { mediaFileId }, { priority: await priorityOf(userId), owner: String(userId) });
   };
   const library = createLibrary({ db, store, uploads, accounts, links, scenes, enqueueIngest });
-  const projects = createProjects({ db, queue, links, isPaid: accounts.isPaid, mustBeVerified: accounts.mustBeVerified, library, store, quotas: accounts.quotas });
+  const projects = createProjects({ db, queue, links, isPaid: accounts.isPaid, renderRights: accounts.renderRights, mustBeVerified: accounts.mustBeVerified, library, store, quotas: accounts.quotas });
   const edits = createStoryboardEdits({ db, scenes, projects });
   // Web Push (issue 5): VAPID keys made on first start; the log is bound late, like the mailer's.
   const vapid = config.push.mode === "off" ? null : await loadVapidKeys(db);

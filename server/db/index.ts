@@ -12,6 +12,7 @@ import * as m0006 from "./migrations/0006_idempotency";
 import * as m0007 from "./migrations/0007_push_subscriptions";
 import * as m0008 from "./migrations/0008_media_container";
 import * as m0009 from "./migrations/0009_job_owner";
+import * as m0012 from "./migrations/0012_export_resolution";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   "0007_push_subscriptions": m0007,
   "0008_media_container": m0008,
   "0009_job_owner": m0009,
+  "0012_export_resolution": m0012,
 };
 
 export type Db = Kysely<Database>;

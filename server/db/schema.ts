@@ -144,6 +144,9 @@ export interface ProjectsTable {
   applied_features: Generated<string>;
   /** SPEC §4 Needs-render: 1 after any edit since the last render request. */
   needs_render: Generated<number>;
+  /** The size the last render was made at (issue 13: by tier, never above the source). Migration 0012. */
+  export_width: Generated<number | null>;
+  export_height: Generated<number | null>;
   /** A library-type project's one file (SPEC §3 Project type 'library'); null for other projects. */
   library_media_file_id: Generated<number | null>;
   created_at: string;

@@ -29,6 +29,8 @@ const STATUS: Record<ErrorCode, number> = {
   upload_incomplete: 409,
   media_not_ready: 409,
   project_busy: 409,
+  project_finished: 409,
+  tier_not_allowed: 422,
   too_many_queued: 409,
   markers_cross: 400,
   out_of_bounds: 400,

@@ -20,7 +20,9 @@ import { mediaKey } from "../services/library";
 import { completeLibraryProject, failLibraryMedia, reportLibraryProgress } from "../services/library-projects";
 import { PermanentJobError } from "./queue";
 import { attemptDir } from "./leftovers";
-import type { Handlers, JobContext } from "./types";
+import type { Handlers, JobContext, JobPayloads } from "./types";
+import { TIER_SIZES } from "../domain/export-tiers";
+import { WATERMARK_LOGO } from "../media/watermark";
 
 export const FAILED_MESSAGE = "Uploaded file may be corrupted or not be compatible";
 
@@ -72,6 +74,9 @@ export function partName(target: string, extension = path.extname(target)): stri
 }
 
 /** The statuses a project has while its job still has work to do (set by the request that queued it). */
+/** What a final render request asked for (JobPayloads.render); a preview has none of it. */
+type FinalOptions = Pick<JobPayloads["render"], "tier" | "aspect" | "watermark">;
+
 const ONCE_STARTED = { create: ["new", "Working"], render: ["Rendering", "Final Rendering"] };
 
 /** Runs each step once per media file in this process, however many jobs ask for it at once. */
@@ -157,10 +162,15 @@ export function createPipeline(deps: PipelineDeps) {
     return work;
   }
 
-  /** Renders the visible scenes to the project's preview and marks it Preview Ready. */
-  async function renderPreview(project: ProjectRow, ctx: JobContext, from: number, final: boolean) {
+  /**
+   * Renders the visible scenes to the project's preview (720p) and marks it Preview Ready, or, final,
+   * to its export at the tier asked for (never above the source), watermarked for free plans, and
+   * marks it Render Ready.
+   */
+  async function renderPreview(project: ProjectRow, ctx: JobContext, from: number, final: boolean, finalOptions: FinalOptions = {}) {
     // Scenes in render order with their levels, framing and overlays (render-edit.ts).
-    const { edit, probes } = await loadRenderEdit(db, store, project, { signal: ctx.signal });
+    const { edit, probes } = await loadRenderEdit(db, store, project, { signal: ctx.signal, ...(final && finalOptions.aspect !== undefined ? { aspect: finalOptions.aspect } : {}) });
+    const size = TIER_SIZES[final ? (finalOptions.tier ?? 1) : 1];
     const settings = JSON.parse(project.settings) as { smoothcuts?: number } & Partial<AudioSettings>;
     const enhancement = audioEnhancement({ audio_preprocessor: settings.audio_preprocessor ?? 0, voice_booster: settings.voice_booster ?? 0, mute_videos: settings.mute_videos ?? 0 });
     // Highlights report only this: music and ducking arrive with their own features.
@@ -178,6 +188,9 @@ export function createPipeline(deps: PipelineDeps) {
         audioFilters: enhancement.filters,
         overlays: edit.overlays,
         aspect: edit.aspect,
+        maxShortSide: size.maxShortSide,
+        maxLongSide: size.maxLongSide,
+        ...(final && finalOptions.watermark ? { watermark: WATERMARK_LOGO } : {}),
         probes,
         signal: ctx.signal,
         onProgress: (f: number) => {
@@ -206,9 +219,25 @@ export function createPipeline(deps: PipelineDeps) {
       working_progress: 100,
       applied_features: JSON.stringify(applied),
       duration_out_seconds: edit.outputSeconds,
+      export_width: rendered?.width ?? null,
+      export_height: rendered?.height ?? null,
+      // SPEC §4 Needs-render: a shown scene without a thumbnail still needs a render (an edit made meanwhile keeps its flag).
+      ...((await shownSceneWithoutThumbnail(project.id)) ? { needs_render: 1 } : {}),
     });
     if (previous && previous !== key) await store.remove(previous);
     await deps.onRenderDone?.(done, true);
+  }
+
+  async function shownSceneWithoutThumbnail(projectId: number): Promise<boolean> {
+    const row = await db
+      .selectFrom("scenes")
+      .select("id")
+      .where("project_id", "=", projectId)
+      .where("parent_scene_id", "is", null)
+      .where("visibility", "=", 1)
+      .where("thumbnail_key", "is", null)
+      .executeTakeFirst();
+    return !!row;
   }
 
   /** Finished renders in a project's folder that its row does not link to; one job renders a project at a time. */
@@ -270,11 +299,11 @@ export function createPipeline(deps: PipelineDeps) {
       await updateProject(db, projectId, { raw_preview_render: 1, working_progress_raw: 100 });
     },
 
-    render: async ({ projectId, final }, ctx) => {
+    render: async ({ projectId, final, tier, aspect, watermark }, ctx) => {
       const project = await mustProject(projectId);
       // The render request sets these; any other status means this render already finished.
       if (!ONCE_STARTED.render.includes(project.status)) return removeUnlinkedRenders(project);
-      await renderPreview(project, ctx, 1, final);
+      await renderPreview(project, ctx, 1, final, { tier, aspect, watermark });
     },
 
     // These arrive with their issues (subtitles, translation, video-site export); until then they fail loudly.

@@ -1,6 +1,7 @@
 import type { FfmpegInput } from "./ffmpeg";
 import type { MediaKind } from "./probe";
 import { overlayChains, overlayInput } from "./overlays";
+import { watermarkChains, watermarkInput } from "./watermark";
 import { RENDER_DEFAULTS, type AudioVisual, type PlannedSegment, type RenderPlan } from "./render-plan";
 
 export interface RenderGraph {
@@ -14,6 +15,8 @@ export interface RenderGraph {
 export interface GraphStyle {
   audioVisual: AudioVisual;
   audioFilters?: readonly string[];
+  /** The logo file of the free plan's watermark (watermark.ts); none when absent. */
+  watermark?: string;
 }
 
 /** What a pass makes: the whole render, or only its picture or only its sound (a render in chunks). */
@@ -114,11 +117,17 @@ export function buildRenderGraph(plan: RenderPlan, style: GraphStyle, outputs: G
   if (wantVideo) {
     // A file that ends before its segment does leaves the picture short: hold the last frame.
     const hold = `tpad=stop_mode=clone:stop_duration=${fixed(frames / plan.fps)},trim=end_frame=${frames}`;
-    const base = overlays.length ? "vbase" : "vout";
+    const plain = style.watermark ? "vplain" : "vout";
+    const base = overlays.length ? "vbase" : plain;
     chains.push(`${labels("v", plan.segments.length)}concat=n=${plan.segments.length}:v=1:a=0,settb=1/${plan.fps},setpts=N,${hold}[${base}]`);
     const first = inputs.length;
     overlays.forEach((overlay) => inputs.push(overlayInput(overlay, plan, decoderThreads)));
-    chains.push(...overlayChains(overlays, first, base, "vout", plan));
+    chains.push(...overlayChains(overlays, first, base, plain, plan));
+    if (style.watermark) {
+      const k = inputs.length;
+      inputs.push(watermarkInput(style.watermark));
+      chains.push(...watermarkChains(k, plain, "vout", plan.width, plan.height));
+    }
   }
   if (wantAudio) chains.push(...audioJoin(plan, samples, style.audioFilters ?? []));
   return { inputs, script: `${chains.join(";\n")}\n`, frames, samples };

@@ -34,6 +34,8 @@ export interface RenderOptions extends RunLimits {
   preset?: string;
   /** What audio-only segments show. */
   audioVisual?: AudioVisual;
+  /** The logo file of the free plan's watermark (watermark.ts WATERMARK_LOGO); no watermark when absent. */
+  watermark?: string;
   /** Above this many inputs the render is made in chunks (see MAX_INPUTS_PER_PASS). */
   maxInputsPerPass?: number;
   /** Probes by file, when the caller has them (saves an ffprobe per file). */
@@ -58,7 +60,7 @@ export interface RenderResult {
   chunks: number;
 }
 
-/** Renders the edit list to one MP4 (H.264 + AAC 48 kHz, at most 720p, 30 fps). */
+/** Renders the edit list to one MP4 (H.264 + AAC 48 kHz, at most 720p unless told a larger frame, 30 fps). */
 export async function renderPreview(segments: readonly EditSegment[], output: string, options: RenderOptions = {}): Promise<RenderResult> {
   const overlays = options.overlays ?? [];
   const probes = await probeAll([...segments.map((s) => s.file), ...overlays.map((o) => o.file)], options);
@@ -78,7 +80,7 @@ export async function renderPreview(segments: readonly EditSegment[], output: st
     },
     overlays,
   );
-  const style: GraphStyle = { audioVisual: options.audioVisual ?? RENDER_DEFAULTS.audioVisual, audioFilters: options.audioFilters };
+  const style: GraphStyle = { audioVisual: options.audioVisual ?? RENDER_DEFAULTS.audioVisual, audioFilters: options.audioFilters, ...(options.watermark ? { watermark: options.watermark } : {}) };
   const frames = plan.segments.reduce((sum, s) => sum + s.frames, 0);
   const durationSeconds = frames / fps;
   const chunks = pictureChunks(plan, options.maxInputsPerPass ?? MAX_INPUTS_PER_PASS);

@@ -204,6 +204,20 @@ export function createAccounts(deps: AccountsDeps) {
       return planMeta(await planOf(row)).video_tier >= 1 || !!row.ltd_tier;
     },
 
+    /**
+     * What a final render may be (SPEC §6): the plan's video_tier (a lifetime deal exports 1080p, SPEC §9)
+     * and whether it carries the watermark (plans without the no_watermark feature; never a lifetime deal).
+     */
+    async renderRights(userId: number): Promise<{ videoTier: number; watermark: boolean }> {
+      const row = await mustFind(userId);
+      const plan = await planOf(row);
+      const features = JSON.parse(plan.features) as string[];
+      return {
+        videoTier: Math.max(planMeta(plan).video_tier, row.ltd_tier ? 2 : 0),
+        watermark: !features.includes("no_watermark") && !row.ltd_tier,
+      };
+    },
+
     /** A short-lived, single-use code for the new-AI-version link; the long-lived token never leaves. */
     async createHandoffCode(userId: number) {
       const code = randomBytes(24).toString("base64url");

@@ -13,3 +13,8 @@ export class DomainError extends Error {
 }
 
 export const notFound = (what = "Not found") => new DomainError("not_found", what);
+
+/** SPEC §4: a Render Ready project is finished — its storyboard and settings are read-only until it is reopened. */
+export function mustNotBeFinished(project: { status: string }) {
+  if (project.status === "Render Ready") throw new DomainError("project_finished", "This project is finished: reopen it to edit it again");
+}

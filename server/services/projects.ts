@@ -7,13 +7,15 @@ import type { CreateProjectBody, Project, ProjectSettings, RenderBody } from "..
 import { BUSY_STATUSES } from "../../api/projects";
 import { applySettingsRules, DEFAULT_SETTINGS } from "../domain/project-settings";
 import { buildStoryboard } from "./storyboard-builder";
+import { allowedTiers, exportTier, type ExportTier } from "../domain/export-tiers";
 import type { JobPayloads, JobType } from "../jobs/types";
 import { safeFileName, type FileLinks } from "./file-links";
 import type { FileStore } from "../storage/local";
 import type { Library } from "./library";
-import { DomainError, notFound } from "./errors";
+import { DomainError, mustNotBeFinished, notFound } from "./errors";
 
 export const PROJECTS_PAGE_SIZE = 20;
+const TIER_NAMES: Record<ExportTier, string> = { 1: "720p", 2: "1080p", 4: "4k" };
 
 /** Features a render applied; the pipeline records them with each render. */
 export interface AppliedFeatures {
@@ -38,6 +40,8 @@ export interface ProjectsDeps {
   queue: ProjectQueue;
   links: FileLinks;
   isPaid: (userId: number) => Promise<boolean>;
+  /** The plan's video_tier and whether its final renders carry the watermark (accounts.renderRights). */
+  renderRights: (userId: number) => Promise<{ videoTier: number; watermark: boolean }>;
   /** Refuses (email_not_verified) a user whose address is not verified: nothing is processed for them. */
   mustBeVerified: (userId: number) => Promise<void>;
   /** A library-type project is its file: renaming or deleting it renames or removes the file. */
@@ -87,6 +91,8 @@ export function createProjects(deps: ProjectsDeps) {
       export_raw_url: row.raw_preview_key ? deps.links.url(row.raw_preview_key) : null,
       final_render: bit(row.final_render),
       needs_render: bit(row.needs_render),
+      export_width: row.export_width ?? null,
+      export_height: row.export_height ?? null,
       created_at: row.created_at,
       updated_at: row.updated_at,
     };
@@ -222,10 +228,13 @@ export function createProjects(deps: ProjectsDeps) {
       const row = await mustFind(userId, id);
       if (row.deleted_at) throw notFound("No such project");
       const { name, ...changes } = body;
+      const settingsChange = Object.values(changes).some((v) => v !== undefined);
+      // SPEC §4: a finished project's Options are read-only until reopened; its name is not an Option.
+      if (settingsChange) mustNotBeFinished(row);
       if (row.type === "library" && name && name !== row.name) await deps.library.renameItem(row, name);
       const settings = applySettingsRules({ ...settingsOf(row), ...changes });
       // SPEC §4 Needs-render: any settings change; a pure rename is not one.
-      const needsRender = Object.values(changes).some((v) => v !== undefined) ? { needs_render: 1 } : {};
+      const needsRender = settingsChange ? { needs_render: 1 } : {};
       return toProject(await updateProject(db, id, { settings: JSON.stringify(settings), ...(name ? { name } : {}), ...needsRender }));
     },
 
@@ -270,10 +279,21 @@ export function createProjects(deps: ProjectsDeps) {
       await deps.mustBeVerified(userId);
       if (row.deleted_at) throw notFound("No such project");
       if (isBusy(row)) throw new DomainError("project_busy", "This project is busy");
+      // A final render is made at the tier asked for, which the plan must include (SPEC §5 Export, §6);
+      // a preview is always 720p and never watermarked.
+      let finalOptions: Pick<JobPayloads["render"], "tier" | "aspect" | "watermark"> = {};
+      if (body.final) {
+        const rights = await deps.renderRights(userId);
+        const tier = exportTier(body.tier, rights.videoTier);
+        if (tier === null) {
+          throw new DomainError("tier_not_allowed", `Your plan does not include ${body.tier === 4 ? "4k" : "1080p"} exports; choose ${allowedTiers(rights.videoTier).map((t) => TIER_NAMES[t]).join(" or ")}`);
+        }
+        finalOptions = { tier, watermark: rights.watermark, ...(body.aspect != null ? { aspect: body.aspect } : {}) };
+      }
       await mustHaveQueueRoom(userId);
       const updated = await updateProject(db, id, { status: body.final ? "Final Rendering" : "Rendering", is_queued: 1, working_progress: 0, needs_render: 0 });
       // One render job per project, preview or final: a new request while one runs is refused above.
-      await queueJob(updated, "render", { projectId: id, final: body.final }, `render:${id}`);
+      await queueJob(updated, "render", { projectId: id, final: body.final, ...finalOptions }, `render:${id}`);
       return toProject(updated);
     },
 
@@ -316,6 +336,7 @@ export function createProjects(deps: ProjectsDeps) {
       notLibrary(row);
       if (row.deleted_at) throw notFound("No such project");
       if (isBusy(row)) throw new DomainError("project_busy", "This project is busy");
+      mustNotBeFinished(row);
       const media = await projectMedia(db, id);
       if (media.some((m) => m.status !== "ready")) throw new DomainError("media_not_ready", "This file is still being processed");
       const settings = { ...settingsOf(row), autocutsilences: options.autocutsilences, smoothcuts: options.smoothcuts };
@@ -326,6 +347,7 @@ export function createProjects(deps: ProjectsDeps) {
     async resetVolumes(userId: number, id: number, autoduck: boolean) {
       const row = await mustFind(userId, id);
       if (row.deleted_at) throw notFound("No such project");
+      mustNotBeFinished(row);
       await db.updateTable("scenes").set({ media_audio: "standard", music_type: "bgmstandard" }).where("project_id", "=", id).execute();
       return toProject(await updateProject(db, id, { settings: JSON.stringify({ ...settingsOf(row), autoduck: autoduck ? 1 : 0 }), needs_render: 1 }));
     },

@@ -5,7 +5,7 @@ import { mainScenes, markNeedsRender, rawOffsetsOf, renumberScenes, type SceneRo
 import { checkLines, mergeNext, overlayOptions, reorder, splitByLine, splitByPosition, trim, type OverlayOptions, type RuleResult, type SceneTimes, type TextLine } from "../../api/storyboard";
 import type { OverScene, Scene, SceneUpdateBody } from "../../api/scenes";
 import type { FileLinks } from "./file-links";
-import { DomainError, notFound } from "./errors";
+import { DomainError, mustNotBeFinished, notFound } from "./errors";
 
 const REFUSALS: Record<string, string> = {
   markers_cross: "The trim markers cannot pass each other",
@@ -128,9 +128,17 @@ export function createScenes(deps: { db: Db; links: FileLinks }) {
     return row;
   }
 
+  /** A scene to change: the user's, in a project that is not finished (SPEC §4: Render Ready is read-only until reopened). */
+  async function ownedEditable(userId: number, sceneId: number): Promise<SceneRow> {
+    const row = await owned(userId, sceneId);
+    const project = await db.selectFrom("projects").select("status").where("id", "=", row.project_id).executeTakeFirstOrThrow();
+    mustNotBeFinished(project);
+    return row;
+  }
+
   /** Structural calls (split, merge, order, type…) are for main scenes; an overlay follows its scene. */
   async function ownedMain(userId: number, sceneId: number): Promise<SceneRow> {
-    const row = await owned(userId, sceneId);
+    const row = await ownedEditable(userId, sceneId);
     if (row.parent_scene_id !== null) throw new DomainError("bad_request", "This is an overlay: change it through its scene");
     return row;
   }
@@ -250,7 +258,7 @@ export function createScenes(deps: { db: Db; links: FileLinks }) {
 
     /** Trims a main scene, or an overlay (the overlay card trims its own piece; the answer is its main scene). */
     async trim(userId: number, sceneId: number, trimStart: number, trimEnd: number) {
-      const row = await owned(userId, sceneId);
+      const row = await ownedEditable(userId, sceneId);
       const value = must(trim(timesOf(row), trimStart, trimEnd));
       // The raw preview holds this file at a fixed offset: move the raw trims with the media trims.
       const offset = row.trim_start_raw - row.trim_start;

@@ -8,7 +8,7 @@ import type { Scene } from "../../api/scenes";
 import { insertionIndex, overlayBackground } from "../../api/storyboard";
 import type { Projects } from "./projects";
 import { NO_OVERLAY, type Scenes } from "./scenes";
-import { DomainError, notFound } from "./errors";
+import { DomainError, mustNotBeFinished, notFound } from "./errors";
 
 export interface StoryboardEditsDeps {
   db: Db;
@@ -33,6 +33,7 @@ export function createStoryboardEdits(deps: StoryboardEditsDeps) {
     // A library item mirrors its file: scenes are added to projects, not to it.
     if (project.type === "library") throw new DomainError("bad_request", "Scenes can only be added to a project");
     if ((BUSY_STATUSES as readonly string[]).includes(project.status) || project.is_queued) throw new DomainError("project_busy", "This project is busy");
+    mustNotBeFinished(project);
     return project;
   }
 

@@ -29,6 +29,8 @@ const CODE_MESSAGES: Record<ErrorCode, MessageDescriptor> = {
   upload_incomplete: msg`The upload has not finished yet.`,
   media_not_ready: msg`This file is still being processed.`,
   project_busy: msg`This project is busy. Try again when it has finished.`,
+  project_finished: msg`This project is finished and read-only. Reopen it to edit it again.`,
+  tier_not_allowed: msg`Your plan does not include this resolution. Choose a lower one or upgrade your plan.`,
   too_many_queued: msg`You have too many projects waiting or in progress. Start another when one has finished.`,
   markers_cross: msg`The start marker cannot pass the end marker.`,
   out_of_bounds: msg`The trim goes past the start or the end of the footage.`,
