@@ -8,6 +8,7 @@ import { createSceneActions } from "./scenes";
 import { AFTER_OUTBOX, createOutbox } from "./outbox";
 import { createLibraryActions, type LibraryDeps } from "./library";
 import { createPushActions } from "./push";
+import { createDownloadActions } from "./downloads";
 import { createUploader } from "./uploads";
 import type { ProjectDraftRow, UploadRole, UploadRow } from "../src/db";
 import type { Result } from "./status";
@@ -38,6 +39,7 @@ export function createActions(db: CutroomDb, call: ApiCall) {
     ...scenes,
     ...createLibraryActions(db, ordered, (): LibraryDeps => actions),
     ...createPushActions(call),
+    ...createDownloadActions(async () => (await db.auth.get("token"))?.token),
 
     /** Loads the server's public set-up and, when signed in, the user. Works offline from the mirror. */
     async boot(): Promise<void> {

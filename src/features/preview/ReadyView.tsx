@@ -6,6 +6,7 @@ import { Spinner } from "../../ui/Button";
 import { Player } from "../../ui/Player";
 import { EditProjectButton } from "../edit/EditProjectButton";
 import { Highlights } from "./Highlights";
+import { DownloadButton } from "./DownloadButton";
 import { ShareButton } from "./ShareButton";
 
 /**
@@ -28,6 +29,7 @@ export function ReadyView({ project, highlights, showEdit = true }: { project: P
         )}
         <div className="preview-actions">
           {showEdit && project.status !== "Render Ready" && <EditProjectButton projectId={project.id} />}
+          <DownloadButton project={project} />
           <ShareButton />
           {user && user.video_tier < 1 && config && (
             <a className="btn btn-primary" href={config.links.pricing} target="_blank" rel="noopener noreferrer">
