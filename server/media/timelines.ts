@@ -1,4 +1,5 @@
 import type { MediaKind } from "./probe";
+import { groupRuns } from "./render-graph";
 import type { RenderPlan } from "./render-plan";
 
 /**
@@ -7,8 +8,8 @@ import type { RenderPlan } from "./render-plan";
  *
  * Every cut is at the frame the render used: a timeline is built from the render's own plan
  * (planRender's cumulative frame rounding, dropped sub-frame segments, clamped starts), so record
- * in/out are the plan's frame edges and each source in-point is the frame the render's `fps` filter
- * picks at the segment's start (round(start × fps)).
+ * in/out are the plan's frame edges, and each source in-point is the frame the render's graph reads
+ * at the segment's start (renderSourceFrames).
  */
 
 /** A frame rate as a ratio: num / den frames per second (30000/1001 for 29.97). */
@@ -67,6 +68,30 @@ export const fpsOf = (rate: FrameRate) => rate.num / rate.den;
 /** Timecode base: frames counted per timecode second (30 for 29.97 non-drop frame). */
 export const timecodeBase = (rate: FrameRate) => Math.round(rate.num / rate.den);
 
+/**
+ * The source frame (at the plan's rate) each planned segment starts from, as the render graph reads
+ * it: one input per run of segments (render-graph groupRuns), seeked to the run's start and turned
+ * into `fps` frames from there, each segment cut at round((start − seek) × fps) frames into its run.
+ * So a segment's first frame is the source frame nearest seek + that many frames, which can be one
+ * off round(start × fps) for a segment in the middle of a run. `chunked`: the render makes its
+ * picture in chunks (render.ts pictureChunks), whose picture passes read no crossfade lead.
+ * A still starts at 0.
+ */
+export function renderSourceFrames(plan: RenderPlan, chunked = false): number[] {
+  const picture = chunked ? { ...plan, segments: plan.segments.map((s) => ({ ...s, leadSamples: 0, tailSamples: 0 })), fades: plan.fades.map(() => 0) } : plan;
+  const frames = plan.segments.map((s) => (s.kind === "image" ? 0 : Math.round(s.start * plan.fps)));
+  for (const run of groupRuns(picture)) {
+    if (run.kind !== "video") continue;
+    for (const i of run.members) {
+      const segment = plan.segments[i];
+      if (!segment) continue;
+      const from = Math.round((segment.start - run.seekStart) * plan.fps);
+      frames[i] = Math.max(0, Math.round(run.seekStart * plan.fps + from));
+    }
+  }
+  return frames;
+}
+
 export interface SourceInfo {
   name: string;
   durationSeconds: number;
@@ -74,19 +99,20 @@ export interface SourceInfo {
 
 /**
  * The timeline of a render plan. `sources` maps each planned file (its path) to its original name
- * and length. Clips are the plan's segments in order, back to back from frame 0.
+ * and length; `sourceFrames` gives each planned segment's first source frame (renderSourceFrames).
+ * Clips are the plan's segments in order, back to back from frame 0.
  */
-export function timelineOf(plan: RenderPlan, sources: ReadonlyMap<string, SourceInfo>, title: string): Timeline {
+export function timelineOf(plan: RenderPlan, sources: ReadonlyMap<string, SourceInfo>, title: string, sourceFrames: readonly number[] = renderSourceFrames(plan)): Timeline {
   const rate = frameRate(plan.fps);
   const fps = plan.fps;
   let record = 0;
   const clips: TimelineClip[] = [];
   const byName = new Map<string, TimelineSource>();
-  for (const segment of plan.segments) {
+  for (const [i, segment] of plan.segments.entries()) {
     const source = sources.get(segment.file);
     const name = source?.name ?? segment.file.split(/[\\/]/).pop() ?? "media";
     const still = segment.kind === "image";
-    const sourceIn = still ? 0 : Math.round(segment.start * fps);
+    const sourceIn = still ? 0 : (sourceFrames[i] ?? Math.round(segment.start * fps));
     const hasAudio = segment.kind !== "image" && segment.hasAudio;
     clips.push({ name, kind: segment.kind, hasAudio, hasVideo: segment.kind !== "audio", sourceIn, frames: segment.frames, recordIn: record });
     record += segment.frames;

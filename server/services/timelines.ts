@@ -2,7 +2,8 @@ import type { Db } from "../db";
 import { findProject } from "../db/projects";
 import { loadRenderEdit } from "../jobs/render-edit";
 import { planRender, RENDER_DEFAULTS, EmptyEditListError } from "../media/render-plan";
-import { TIMELINE_CONTENT_TYPES, timelineFile, timelineOf, type SourceInfo, type TimelineFormat } from "../media/timelines";
+import { MAX_INPUTS_PER_PASS, pictureChunks } from "../media/render";
+import { renderSourceFrames, TIMELINE_CONTENT_TYPES, timelineFile, timelineOf, type SourceInfo, type TimelineFormat } from "../media/timelines";
 import type { FileStore } from "../storage/local";
 import { DomainError, notFound } from "./errors";
 
@@ -22,16 +23,18 @@ export function projectTimelines(db: Db, store: FileStore) {
       if (project.type === "library") throw new DomainError("bad_request", "A library item has no edit; insert its scenes into a project");
       if (BUILDING.has(project.status)) throw new DomainError("project_busy", "This project has no storyboard yet");
       const { edit, probes } = await loadRenderEdit(db, store, project);
+      const settings = JSON.parse(project.settings) as { smoothcuts?: number };
       let plan;
       try {
         plan = planRender(edit.segments, probes, {
           fps: RENDER_DEFAULTS.fps,
           sampleRate: RENDER_DEFAULTS.sampleRate,
-          crossfadeSamples: 0,
+          // As the render job asks for it (pipeline.ts renderPreview → media/render.ts): the crossfades move where runs are seeked.
+          crossfadeSamples: settings.smoothcuts ? Math.round(RENDER_DEFAULTS.crossfadeSeconds * RENDER_DEFAULTS.sampleRate) : 0,
           maxShortSide: RENDER_DEFAULTS.maxShortSide,
           maxLongSide: RENDER_DEFAULTS.maxLongSide,
           aspect: edit.aspect,
-        });
+        }, edit.overlays);
       } catch (error) {
         if (error instanceof EmptyEditListError) throw new DomainError("bad_request", "This project has no scene to put in a timeline");
         throw error;
@@ -48,7 +51,8 @@ export function projectTimelines(db: Db, store: FileStore) {
         const info = probes.get(file);
         if (info) sources.set(file, { name: m.name, durationSeconds: info.durationSeconds || m.duration_seconds });
       }
-      const timeline = timelineOf(plan, sources, project.name);
+      const chunked = pictureChunks(plan, MAX_INPUTS_PER_PASS).length > 0;
+      const timeline = timelineOf(plan, sources, project.name, renderSourceFrames(plan, chunked));
       return { fileName: timelineFileName(project.name, format), contentType: TIMELINE_CONTENT_TYPES[format], body: timelineFile(timeline, format) };
     },
   };

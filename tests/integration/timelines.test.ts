@@ -4,11 +4,18 @@
  * preview (ffprobe, within a frame). The expected cuts are worked out here from the scene rows with
  * the render's rule (cumulative rounding of the shown scenes' lengths at 30 fps), not by the generators.
  */
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runFfprobe } from "../../server/media";
+import { renderPreview, runFfprobe } from "../../server/media";
+import { probe } from "../../server/media/probe";
+import { pictureChunks } from "../../server/media/render";
+import { planRender, RENDER_DEFAULTS, type EditSegment } from "../../server/media/render-plan";
+import { frameRate, rationalTime, renderSourceFrames, timelineOf, toEdl, toFcpxml } from "../../server/media/timelines";
 import { parseEdl, parseFcpxml, parseOtio, type ParsedCut } from "../timeline-files";
 import { jsonApi, listen, processedTalkProject, startTestServer, waitFor, type TestServer } from "./helpers";
+import { frameNumbers, makeNumberedClip, NUMBERS } from "./numbered-clip";
 
 const FPS = 30;
 let server: TestServer;
@@ -52,6 +59,16 @@ async function expectedCuts(): Promise<ParsedCut[]> {
   return cuts;
 }
 
+/**
+ * Record in/out exactly the render's; the source in within a frame of the scene's trim start (which
+ * frame exactly depends on how the render seeks its inputs: proven frame by frame on a numbered
+ * clip below). The three files agree with each other exactly.
+ */
+function expectCuts(cuts: ParsedCut[], expected: ParsedCut[]) {
+  expect(cuts.map(({ name, recordIn, frames }) => ({ name, recordIn, frames }))).toEqual(expected.map(({ name, recordIn, frames }) => ({ name, recordIn, frames })));
+  cuts.forEach((cut, i) => expect(Math.abs(cut.sourceIn - expected[i]!.sourceIn)).toBeLessThanOrEqual(1));
+}
+
 async function renderedFrames(): Promise<{ frames: number; seconds: number }> {
   const row = await server.db.selectFrom("projects").select("export_key").where("id", "=", projectId).executeTakeFirstOrThrow();
   const file = path.join(server.config.storeDir, row.export_key!);
@@ -91,7 +108,7 @@ describe("timelines for desktop editors", () => {
     const fcp = parseFcpxml(await fcpRes.text());
     expect(fcp.version).toBe("1.9");
     expect(fcp.fps).toEqual({ num: FPS, den: 1 });
-    expect(fcp.cuts).toEqual(expected);
+    expectCuts(fcp.cuts, expected);
     expect(fcp.duration).toBe(total);
     expect(fcp.refs.map((asset) => asset?.getElementsByTagName("media-rep")[0]?.getAttribute("src"))).toEqual(expected.map(() => "file:./talk.mp4"));
 
@@ -103,7 +120,7 @@ describe("timelines for desktop editors", () => {
     expect(otio.schema).toBe("Timeline.1");
     for (const track of otio.tracks) {
       expect(track.schema).toBe("Track.1");
-      expect(track.cuts.map(({ name, recordIn, sourceIn, frames }) => ({ name, recordIn, sourceIn, frames }))).toEqual(expected);
+      expect(track.cuts.map(({ name, recordIn, sourceIn, frames }) => ({ name, recordIn, sourceIn, frames }))).toEqual(fcp.cuts);
       expect(track.cuts.every((c) => c.url === "talk.mp4")).toBe(true);
       expect(track.frames).toBe(total);
     }
@@ -115,7 +132,7 @@ describe("timelines for desktop editors", () => {
     expect(edlRes.headers.get("content-disposition")).toContain(".edl");
     const edl = parseEdl(await edlRes.text(), FPS);
     expect(edl.fcm).toBe("NON-DROP FRAME");
-    expect(edl.events.map(({ name, recordIn, sourceIn, frames }) => ({ name, recordIn, sourceIn, frames }))).toEqual(expected);
+    expect(edl.events.map(({ name, recordIn, sourceIn, frames }) => ({ name, recordIn, sourceIn, frames }))).toEqual(fcp.cuts);
     expect(edl.events.every((e) => e.reel === "AX" && e.track === "AA/V")).toBe(true);
   }, 240_000);
 
@@ -128,3 +145,70 @@ describe("timelines for desktop editors", () => {
     expect((await get(projectId, "edl", "nope")).status).toBe(401);
   });
 });
+
+describe("source frames: what the render shows is what the timeline says", () => {
+  let work: string;
+  beforeAll(async () => {
+    work = await mkdtemp(path.join(os.tmpdir(), "cutroom-timelines-"));
+  });
+  afterAll(() => rm(work, { recursive: true, force: true }));
+
+  // Off the frame grid, forwards within one input (one run) and backwards (a new run).
+  const pieces = (clip: string): EditSegment[] => [
+    { file: clip, kind: "video", start: 0.11, end: 0.62 },
+    { file: clip, kind: "video", start: 0.752, end: 1.31 },
+    { file: clip, kind: "video", start: 1.517, end: 2.05 },
+    { file: clip, kind: "video", start: 4.049, end: 4.4 },
+    { file: clip, kind: "video", start: 2.583, end: 3.01 },
+    { file: clip, kind: "video", start: 3.05, end: 3.61 },
+    { file: clip, kind: "video", start: 0.4, end: 0.9 },
+  ];
+
+  for (const [label, smoothCuts, maxInputsPerPass] of [
+    ["hard cuts, one pass", false, undefined],
+    ["smooth cuts, one pass", true, undefined],
+    ["smooth cuts, in chunks", true, 2],
+  ] as const) {
+    it(`${label}: every frame of every clip is the source frame the timeline names`, async () => {
+      const clip = path.join(work, "numbered.mp4");
+      await makeNumberedClip(clip, FPS);
+      const segments = pieces(clip);
+      const output = path.join(work, `${label}.mp4`);
+      const result = await renderPreview(segments, output, { smoothCuts, ...(maxInputsPerPass ? { maxInputsPerPass } : {}) });
+      const plan = planRender(segments, new Map([[clip, await probe(clip)]]), {
+        fps: FPS,
+        sampleRate: RENDER_DEFAULTS.sampleRate,
+        crossfadeSamples: smoothCuts ? Math.round(RENDER_DEFAULTS.crossfadeSeconds * RENDER_DEFAULTS.sampleRate) : 0,
+        maxShortSide: RENDER_DEFAULTS.maxShortSide,
+        maxLongSide: RENDER_DEFAULTS.maxLongSide,
+      });
+      const chunked = pictureChunks(plan, maxInputsPerPass ?? 16).length > 0;
+      expect(chunked).toBe(result.chunks > 1);
+      const timeline = timelineOf(plan, new Map([[clip, { name: "numbered.mp4", durationSeconds: 6 }]]), "Numbered", renderSourceFrames(plan, chunked));
+      const shown = await frameNumbers(output);
+      expect(shown.length).toBe(timeline.frames);
+      const mismatches: string[] = [];
+      let heldFirstFrames = 0;
+      for (const c of timeline.clips) {
+        for (let k = 0; k < c.frames; k++) {
+          const want = (c.sourceIn + k) % NUMBERS;
+          const got = shown[c.recordIn + k];
+          if (got === want) continue;
+          // Seeked between two source frames, ffmpeg's first decoded frame is the next one, which the render holds for its first output frame.
+          if (k === 0 && got === (want + 1) % NUMBERS && shown[c.recordIn + 1] === got) {
+            heldFirstFrames += 1;
+            continue;
+          }
+          mismatches.push(`clip at ${c.recordIn} (source ${c.sourceIn}) frame ${k}: shows ${got}, timeline says ${want}`);
+        }
+      }
+      console.log(`timelines ${label}: ${timeline.clips.length} clips, ${timeline.frames} frames, ${mismatches.length} frames differ, ${heldFirstFrames} held first frames`);
+      expect(mismatches).toEqual([]);
+      // And the files say the same: the EDL's source in of the second clip (in the middle of a run).
+      const second = timeline.clips[1]!;
+      expect(toEdl(timeline)).toContain(`002  AX       AA/V  C        00:00:00:${String(second.sourceIn).padStart(2, "0")}`);
+      expect(toFcpxml(timeline)).toContain(`start="${rationalTime(second.sourceIn, frameRate(FPS))}"`);
+    }, 120_000);
+  }
+});
+

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { MediaInfo } from "../../server/media/probe";
 import { planRender, type EditSegment } from "../../server/media/render-plan";
-import { frameRate, rationalTime, timecode, timelineOf, toEdl, toFcpxml, toOtio, type SourceInfo } from "../../server/media/timelines";
+import { frameRate, rationalTime, renderSourceFrames, timecode, timelineOf, toEdl, toFcpxml, toOtio, type SourceInfo } from "../../server/media/timelines";
 import { framesOfRational, parseEdl, parseFcpxml, parseOtio } from "../timeline-files";
 
 const info = (kind: MediaInfo["kind"], durationSeconds: number, hasAudio: boolean): MediaInfo => ({
@@ -83,6 +83,19 @@ describe("timeline of a render plan", () => {
     expect(timeline.frames).toBe(166);
     expect(timeline.frames).toBe(plan(30).segments.reduce((sum, s) => sum + s.frames, 0));
     expect(timeline.sources.map((s) => s.name)).toEqual(["talk one.mp4", "logo.png", "voice & music.m4a", "long.mp4"]);
+  });
+
+  it("starts a clip in the middle of an input at the frame that input's seek reaches, not round(start × fps)", () => {
+    const run: EditSegment[] = [
+      { file: "/data/u/1/a.mp4", kind: "video", start: 0.11, end: 0.62 },
+      { file: "/data/u/1/a.mp4", kind: "video", start: 1.517, end: 2.05 },
+      { file: "/data/u/1/a.mp4", kind: "video", start: 0.4, end: 0.9 },
+    ];
+    const p = planRender(run, probes, { fps: 30, sampleRate: 48_000, crossfadeSamples: 0, maxShortSide: 720, maxLongSide: 1280 });
+    // Seeked to 0.11 s (frame 3.3): 1.517 s is round(42.21) = 42 frames on, frame round(45.3) = 45, where round(1.517 × 30) = 46.
+    // Going backwards opens a new input seeked to 0.4 s exactly: frame 12.
+    expect(renderSourceFrames(p)).toEqual([3, 45, 12]);
+    expect(timelineOf(p, names, "t").clips.map((c) => c.sourceIn)).toEqual([3, 45, 12]);
   });
 
   for (const fps of [25, 30000 / 1001, 30]) {
