@@ -1,0 +1,54 @@
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { expect, test } from "@playwright/test";
+import { E2E_DATA_DIR } from "../../playwright.config";
+import { apiToken, createUser, processedProject, signIn, userApi } from "./helpers";
+
+/** Plans are sold by billing, which does not exist yet: the spec sets the user's plan in the server's database. */
+function setPlan(email: string, plan: string) {
+  const db = new Database(path.join(E2E_DATA_DIR, "cutroom.sqlite"));
+  try {
+    db.prepare("UPDATE users SET plan_id = ? WHERE email = ?").run(plan, email);
+  } finally {
+    db.close();
+  }
+}
+
+test("a paid user downloads the finished video by a plain link; on the free plan the upgrade modal shows instead", async ({ page, request, baseURL }) => {
+  test.setTimeout(240_000);
+  const { email } = await createUser(request);
+  setPlan(email, "starter_month");
+  const token = await apiToken(request, email);
+  const api = userApi(request, token);
+  const id = await processedProject(api, baseURL!, token, "Talk: final/cut");
+  await api.post(`/projects/${id}/render`, { final: 1, tier: 1 });
+  await expect.poll(async () => (await api.get(`/projects/${id}`)).status, { timeout: 150_000, intervals: [1_000] }).toBe("Render Ready");
+
+  await signIn(page, email);
+  await expect(page.getByRole("heading", { name: /Welcome to Cutroom/ })).toBeVisible();
+  await page.goto(`/projects/${id}/download`);
+  const button = page.getByRole("button", { name: "Download video" });
+  await expect(button).toBeVisible();
+  const [download] = await Promise.all([page.waitForEvent("download"), button.click()]);
+  expect(download.suggestedFilename()).toBe("Talk_ final_cut.mp4");
+  const saved = await download.path();
+  expect(fs.statSync(saved).size).toBeGreaterThan(10_000);
+  expect(fs.readFileSync(saved).subarray(4, 8).toString("latin1")).toBe("ftyp");
+  // The link the browser followed is signed, short-lived and carries no api token.
+  expect(download.url()).toMatch(/\/api\/v1\/files\/projects\/.+\?expires=\d+&download=.+&signature=/);
+  expect(download.url()).not.toContain(token);
+
+  // The same user on the free plan: the upgrade modal with the plans link, and no download.
+  setPlan(email, "free");
+  await page.reload();
+  let downloads = 0;
+  page.on("download", () => void (downloads += 1));
+  await page.getByRole("button", { name: "Download video" }).click();
+  const dialog = page.getByRole("dialog", { name: "Downloading needs a paid plan" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole("link", { name: "See plans" })).toHaveAttribute("href", /.+/);
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(dialog).toBeHidden();
+  expect(downloads).toBe(0);
+});
