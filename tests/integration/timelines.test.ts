@@ -144,6 +144,19 @@ describe("timelines for desktop editors", () => {
     expect(bad.status).toBe(400);
     expect((await get(projectId, "edl", "nope")).status).toBe(401);
   });
+
+  it("has no timeline while the storyboard is being made, nor once every scene is removed", async () => {
+    const row = await server.db.selectFrom("projects").select("status").where("id", "=", projectId).executeTakeFirstOrThrow();
+    await server.db.updateTable("projects").set({ status: "Working" }).where("id", "=", projectId).execute();
+    const building = await get(projectId, "otio");
+    expect(building.status).toBe(409);
+    expect(await building.json()).toMatchObject({ code: "project_busy" });
+    await server.db.updateTable("projects").set({ status: row.status }).where("id", "=", projectId).execute();
+    await server.db.updateTable("scenes").set({ visibility: 0 }).where("project_id", "=", projectId).execute();
+    const empty = await get(projectId, "edl");
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({ code: "bad_request" });
+  });
 });
 
 describe("source frames: what the render shows is what the timeline says", () => {
