@@ -11,7 +11,8 @@ import { NeedsRenderAlert } from "./NeedsRenderAlert";
 
 /**
  * The Preview & Export tab: the latest render with what the edit did, or the progress while it is made
- * (the edit screen re-fetches the project every 60 s). Export options arrive with the share page.
+ * (the edit screen re-fetches the project every 60 s); a finished project offers its download there. The
+ * export form (tier, aspect, name, privacy) and sharing are still to come (issue 13).
  */
 export function ShareTab({ project }: { project: Project }) {
   const ready = isReady(project);
