@@ -6,6 +6,7 @@ import { MAX_INPUTS_PER_PASS, pictureChunks } from "../media/render";
 import { renderSourceFrames, TIMELINE_CONTENT_TYPES, timelineFile, timelineOf, type SourceInfo, type TimelineFormat } from "../media/timelines";
 import type { FileStore } from "../storage/local";
 import { DomainError, notFound } from "./errors";
+import { safeFileName } from "./file-links";
 
 /** Statuses while the storyboard is being made (or rebuilt): there is no edit to export yet. */
 const BUILDING = new Set(["new", "Working"]);
@@ -53,29 +54,9 @@ export function projectTimelines(db: Db, store: FileStore) {
       }
       const chunked = pictureChunks(plan, MAX_INPUTS_PER_PASS).length > 0;
       const timeline = timelineOf(plan, sources, project.name, renderSourceFrames(plan, chunked));
-      return { fileName: timelineFileName(project.name, format), contentType: TIMELINE_CONTENT_TYPES[format], body: timelineFile(timeline, format) };
+      return { fileName: safeFileName(project.name, format), contentType: TIMELINE_CONTENT_TYPES[format], body: timelineFile(timeline, format) };
     },
   };
 }
 
 export type ProjectTimelines = ReturnType<typeof projectTimelines>;
-
-/** `<project name>.<ext>`: no control characters, path separators, quotes or reserved characters; at most 150 characters. */
-export function timelineFileName(name: string, ext: string): string {
-  const base = name
-    .normalize("NFC")
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, "")
-    .replace(/[\\/:*?"<>|;%]/g, "_")
-    .replace(/\s+/g, " ")
-    .replace(/^[\s.]+|[\s.]+$/g, "");
-  const cut = Array.from(base).slice(0, 150).join("").trim();
-  return `${cut || "cutroom"}.${ext}`;
-}
-
-/** `attachment; filename="ascii"` plus RFC 5987 `filename*` when the name is not plain ASCII. */
-export function attachment(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
-  if (ascii === fileName) return `attachment; filename="${ascii}"`;
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
-}

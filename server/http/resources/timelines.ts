@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db";
-import { attachment, projectTimelines } from "../../services/timelines";
+import { contentDisposition } from "../../services/file-links";
+import { projectTimelines } from "../../services/timelines";
 import type { FileStore } from "../../storage/local";
 import { currentUser } from "../auth";
 import { registerRoutes, type RouteHooks } from "../register";
@@ -11,7 +12,7 @@ export function timelineRoutes(app: FastifyInstance, hooks: RouteHooks, deps: { 
   registerRoutes(app, hooks, {
     "projects.timeline": async ({ params, query, request, reply }) => {
       const file = await timelines.file(currentUser(request), params.id, query.format);
-      reply.header("content-type", file.contentType).header("content-disposition", attachment(file.fileName)).header("cache-control", "private, no-store");
+      reply.header("content-type", file.contentType).header("content-disposition", contentDisposition(file.fileName)).header("cache-control", "private, no-store");
       return file.body;
     },
   });
