@@ -27,3 +27,23 @@ export function reportFigures(suite: string, figures: Figures): void {
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, `${suite}${SOAK ? ".soak" : ""}.json`), JSON.stringify({ suite, soak: SOAK, at: new Date().toISOString(), figures }, null, 2));
 }
+
+/** mulberry32: a small seeded generator, so a failing schedule or request mix can be replayed from its seed. */
+export function seededRandom(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (n: number) => Math.floor(next() * n);
+  return {
+    next,
+    int,
+    pick: <T>(items: readonly T[]): T => items[int(items.length)]!,
+    chance: (p: number) => next() < p,
+    between: (lo: number, hi: number) => lo + next() * (hi - lo),
+  };
+}

@@ -23,7 +23,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { E2E_DATA_DIR } from "../../playwright.config";
-import { reportFigures, soakOr } from "../reliability";
+import { reportFigures, seededRandom, soakOr } from "../reliability";
 import { apiToken, createUser, processedProject, signIn, userApi } from "./helpers";
 
 const EDITS = soakOr(500, 2_000);
@@ -47,25 +47,7 @@ const OUTAGE_RATE = 0.01;
 const GATEWAY_TIMEOUT_RATE = 0.02;
 const SEED = Number(process.env.CHAOS_SEED ?? 20261124);
 
-type Rng = ReturnType<typeof generator>;
-
-/** mulberry32: a small seeded generator, so a failing schedule can be replayed. */
-function generator(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (n: number) => Math.floor(next() * n),
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
-    between: (lo: number, hi: number) => lo + next() * (hi - lo),
-  };
-}
+type Rng = ReturnType<typeof seededRandom>;
 
 const round3 = (t: number) => Math.round(t * 1000) / 1000;
 const MEDIA_AUDIO = ["mute", "low", "standard", "loud", "extraloud"] as const;
@@ -159,7 +141,7 @@ async function viaWorker(page: Page, command: string, args: unknown[], options: 
 
 /** The network flaps on a seeded schedule until stopped; `hold` pins it (a closed tab's offline edits). */
 function flapper(context: BrowserContext, seed: number) {
-  const rng = generator(seed);
+  const rng = seededRandom(seed);
   let stopped = false;
   let hold: boolean | null = null;
   let offline = false;
@@ -211,8 +193,8 @@ test.use({ actionTimeout: 20_000 });
 test("offline chaos: edits over a flapping network, reloads, closed and second tabs land exactly once, in order", async ({ page, context, request, baseURL }) => {
   test.setTimeout(soakOr(600_000, 1_800_000));
   const started = Date.now();
-  const mainRng = generator(SEED);
-  const netRng = generator(SEED ^ 0x5eed);
+  const mainRng = seededRandom(SEED);
+  const netRng = seededRandom(SEED ^ 0x5eed);
   console.log(`[chaos] seed=${SEED} edits=${EDITS}`);
 
   // ── A project of 20 scenes (talk.mp4's scenes, duplicated through the API) ─────────────────
@@ -500,7 +482,7 @@ test("offline chaos: edits over a flapping network, reloads, closed and second t
         secondTabs += 1;
         const mine = scenes.slice(0, SCENES / 2);
         const theirs = scenes.slice(SCENES / 2);
-        const [rngA, rngB] = [generator(SEED + 1_000 * secondTabs), generator(SEED + 1_000 * secondTabs + 1)];
+        const [rngA, rngB] = [seededRandom(SEED + 1_000 * secondTabs), seededRandom(SEED + 1_000 * secondTabs + 1)];
         await Promise.all([
           (async () => {
             for (let i = 0; i < SECOND_TAB_EDITS / 2; i++) await edit(current, { rng: rngA, pool: mine });

@@ -16,7 +16,7 @@ import { ErrorBody } from "../../api/errors";
 import { API_BASE, type RouteDef } from "../../api/route";
 import { routes } from "../../api/routes";
 import { issueToken } from "../../server/db/tokens";
-import { reportFigures, soakOr } from "../reliability";
+import { reportFigures, seededRandom, soakOr } from "../reliability";
 import { bearer, jsonApi, listen, processedTalkProject, startTestServer, type TestServer } from "./helpers";
 import { tusUpload } from "./tus";
 
@@ -25,22 +25,7 @@ const INJECTED = soakOr(10_000, 50_000);
 const OVER_HTTP = soakOr(300, 1_500);
 const RAW_SOCKETS = soakOr(120, 600);
 
-/** mulberry32: small, fast and seedable. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
-  const chance = (p: number) => next() < p;
-  return { next, int, pick, chance };
-}
-const rand = prng(SEED);
+const rand = seededRandom(SEED);
 
 let server: TestServer;
 let base: string;
