@@ -2,6 +2,7 @@ import type { CutroomDb, ProjectDraftRow, UploadRow } from "../src/db";
 import type { ApiCall } from "./api-client";
 import type { Result } from "./status";
 import type { Project, ProjectSettings } from "../api/projects";
+import type { ExportTier } from "../api/export-tiers";
 
 /** What the edit screen changes on a project: its name and any of its settings (PUT /projects/{id}). */
 export type ProjectPatch = Partial<ProjectSettings> & { name?: string };
@@ -68,7 +69,9 @@ export function createProjectActions(db: CutroomDb, call: ApiCall, loadStoryboar
     deleteProject: (id: number) => lifecycle(() => call("projects.delete", { params: { id } }), id),
     dequeueProject: (id: number) => lifecycle(() => call("projects.dequeue", { params: { id } }), id),
     restartProject: (id: number) => lifecycle(() => call("projects.restart", { params: { id } }), id),
-    renderProject: (id: number, final = false) => lifecycle(() => call("projects.render", { params: { id }, body: { final } }), id),
+    /** POST render; an export (final) also carries the tier and aspect the export form chose (SPEC §5 Export). */
+    renderProject: (id: number, final = false, options: { tier?: ExportTier; aspect?: Project["aspect"] } = {}) =>
+      lifecycle(() => call("projects.render", { params: { id }, body: { final, ...options } }), id),
     reopenProject: (id: number) => lifecycle(() => call("projects.reopen", { params: { id } }), id),
     /** Asks for the raw preview of the project's footage (the reference player's source). */
     renderRaw: (id: number) => lifecycle(() => call("projects.renderRaw", { params: { id } }), id),

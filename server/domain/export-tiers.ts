@@ -2,7 +2,9 @@
  * SPEC §5 Export, §6 tiers, §9: export resolutions 720p (1), 1080p (2), 4k (4). A plan's video_tier
  * decides which it may ask for: every plan has 720p, video_tier 2 and above add 1080p, above 3 add 4k.
  */
-export type ExportTier = 1 | 2 | 4;
+import { allowedTiers, type ExportTier } from "../../api/export-tiers";
+
+export { allowedTiers, type ExportTier };
 
 /** The largest frame of each tier (short side × long side); a render never scales its source up to reach it. */
 export const TIER_SIZES: Readonly<Record<ExportTier, { maxShortSide: number; maxLongSide: number }>> = Object.freeze({
@@ -10,11 +12,6 @@ export const TIER_SIZES: Readonly<Record<ExportTier, { maxShortSide: number; max
   2: { maxShortSide: 1080, maxLongSide: 1920 },
   4: { maxShortSide: 2160, maxLongSide: 3840 },
 });
-
-/** The tiers a plan's video_tier may export at, lowest first. */
-export function allowedTiers(videoTier: number): ExportTier[] {
-  return [1, ...(videoTier >= 2 ? [2 as const] : []), ...(videoTier > 3 ? [4 as const] : [])];
-}
 
 /**
  * The tier a final render is made at: the one asked for when the plan has it (null when it does not),

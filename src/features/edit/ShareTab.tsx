@@ -5,6 +5,7 @@ import { db } from "../../db";
 import { POLL_MS } from "../../lib/constants";
 import { isReady } from "../../lib/project-state";
 import { worker } from "../../worker";
+import { ExportForm } from "../preview/ExportForm";
 import { ReadyView } from "../preview/ReadyView";
 import { RenderingView } from "../preview/RenderingView";
 import { NeedsRenderAlert } from "./NeedsRenderAlert";
@@ -12,7 +13,8 @@ import { NeedsRenderAlert } from "./NeedsRenderAlert";
 /**
  * The Preview & Export tab: the latest render with what the edit did, or the progress while it is made
  * (the edit screen re-fetches the project every 60 s); a finished project offers its download there. The
- * export form (tier, aspect, name, privacy) and sharing are still to come (issue 13).
+ * export form (resolution by the plan's tiers, aspect) starts a final render, or exports again when Render
+ * Ready; name, description, privacy and sharing are still to come (issue 13).
  */
 export function ShareTab({ project }: { project: Project }) {
   const ready = isReady(project);
@@ -21,7 +23,14 @@ export function ShareTab({ project }: { project: Project }) {
   return (
     <div className="share-tab">
       <NeedsRenderAlert project={project} />
-      {ready ? <ReadyView project={project} highlights={highlights} showEdit={false} /> : <RenderingView project={project} />}
+      {ready ? (
+        <>
+          <ReadyView project={project} highlights={highlights} showEdit={false} />
+          <ExportForm project={project} />
+        </>
+      ) : (
+        <RenderingView project={project} />
+      )}
     </div>
   );
 }

@@ -1,0 +1,84 @@
+import { useState } from "react";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { allowedTiers, carriesWatermark, userVideoTier, type ExportTier } from "../../../api/export-tiers";
+import type { Project, ProjectSettings } from "../../../api/projects";
+import { useCurrentUser } from "../../app/hooks";
+import { Button } from "../../ui/Button";
+import { RadioGroup } from "../../ui/RadioGroup";
+import { Select } from "../../ui/Select";
+import { toast } from "../../ui/Toast";
+import { worker } from "../../worker";
+import { failureMessage } from "../errors";
+
+type AspectChoice = Exclude<ProjectSettings["aspect"], ""> | "original";
+const TIER_KEYS: Record<ExportTier, "720" | "1080" | "2160"> = { 1: "720", 2: "1080", 4: "2160" };
+const TIER_OF_KEY: Record<"720" | "1080" | "2160", ExportTier> = { "720": 1, "1080": 2, "2160": 4 };
+
+/**
+ * SPEC §3 Export options, §5 Export: the resolution (only the tiers the user's plan has, the server's rule in
+ * api/export-tiers.ts) and the aspect of a final render; Export asks the server for it, and the tab then shows
+ * the rendering progress. Render Ready projects offer it as "Export again".
+ */
+export function ExportForm({ project }: { project: Project }) {
+  const { t, i18n } = useLingui();
+  const user = useCurrentUser();
+  const tiers = user ? allowedTiers(userVideoTier(user)) : [];
+  const [tierKey, setTierKey] = useState<"720" | "1080" | "2160" | null>(null);
+  const [aspect, setAspect] = useState<AspectChoice>(project.aspect || "original");
+  const [pending, setPending] = useState(false);
+  if (!user || (project.status !== "Preview Ready" && project.status !== "Render Ready")) return null;
+
+  // Default: 1080p where the plan has it, else 720p (as the server's default).
+  const chosenKey = tierKey && tiers.includes(TIER_OF_KEY[tierKey]) ? tierKey : TIER_KEYS[tiers.includes(2) ? 2 : 1];
+  const names: Record<ExportTier, string> = { 1: t`720p`, 2: t`1080p (Full HD)`, 4: t`4k (Ultra HD)` };
+  const again = project.status === "Render Ready";
+
+  const submit = async () => {
+    setPending(true);
+    const result = await worker.renderProject(project.id, true, { tier: TIER_OF_KEY[chosenKey], aspect: aspect === "original" ? "" : aspect });
+    setPending(false);
+    if (!result.ok) toast({ variant: "danger", title: t`Could not start the export`, description: failureMessage(i18n, result.failure) });
+  };
+
+  return (
+    <form
+      className="card export-form"
+      aria-label={t`Export`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <RadioGroup<"720" | "1080" | "2160">
+        label={t`Resolution`}
+        name="tier"
+        value={chosenKey}
+        onChange={setTierKey}
+        options={tiers.map((tier) => ({ id: TIER_KEYS[tier], label: names[tier] }))}
+      />
+      <Select<AspectChoice>
+        label={t`Aspect`}
+        name="aspect"
+        value={aspect}
+        onChange={setAspect}
+        options={[
+          { id: "original", label: t`Original` },
+          { id: "16x9", label: t`Landscape 16:9` },
+          { id: "9x16", label: t`Portrait 9:16` },
+          { id: "1x1", label: t`Square 1:1` },
+        ]}
+      />
+      <p className="field-description">
+        <Trans>Cutroom never upscales: a smaller source stays at its own size.</Trans>
+      </p>
+      {carriesWatermark(user) && (
+        <p className="field-description">
+          <Trans>On your plan the exported video carries the Cutroom watermark.</Trans>
+        </p>
+      )}
+      <Button type="submit" variant="primary" isPending={pending}>
+        {again ? <Trans>Export again</Trans> : <Trans>Export</Trans>}
+      </Button>
+    </form>
+  );
+}

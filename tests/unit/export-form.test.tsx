@@ -1,0 +1,96 @@
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { I18nProvider } from "@lingui/react";
+import { i18n } from "@lingui/core";
+import type { ReactNode } from "react";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { makeProject } from "./edit-fixtures";
+
+// jsdom has no CSS.escape; react-aria's overlays read a meta tag with it.
+globalThis.CSS ??= {} as typeof CSS;
+CSS.escape ??= (value: string) => value.replace(/[^\w-]/g, (c) => `\\${c}`);
+
+const worker = vi.hoisted(() => ({ renderProject: vi.fn() }));
+vi.mock("../../src/worker", () => ({ worker }));
+type TestUser = { video_tier: number; ltd_tier: string | null; features: string[] };
+const hooks = vi.hoisted(() => ({ user: { video_tier: 0, ltd_tier: null, features: [] } as TestUser }));
+vi.mock("../../src/app/hooks", () => ({ useCurrentUser: () => hooks.user, useConfig: () => null }));
+const toasts = vi.hoisted(() => vi.fn());
+vi.mock("../../src/ui/Toast", () => ({ toast: toasts }));
+
+import { ExportForm } from "../../src/features/preview/ExportForm";
+
+const wrap = (ui: ReactNode) => render(<I18nProvider i18n={i18n}>{ui}</I18nProvider>);
+const preview = makeProject({ status: "Preview Ready" });
+const resolutions = () => within(screen.getByRole("radiogroup", { name: "Resolution" })).getAllByRole("radio").map((r) => r.closest("label")!.textContent);
+
+beforeAll(() => i18n.loadAndActivate({ locale: "en", messages: {} }));
+beforeEach(() => {
+  worker.renderProject.mockReset();
+  worker.renderProject.mockResolvedValue({ ok: true, data: {} });
+  toasts.mockReset();
+});
+afterEach(cleanup);
+
+describe("the export form (SPEC §3 Export options, §5 Export, §6 tiers)", () => {
+  it("offers a free user only 720p and says the export carries the watermark", () => {
+    hooks.user = { video_tier: 0, ltd_tier: null, features: [] };
+    wrap(<ExportForm project={preview} />);
+    expect(resolutions()).toEqual(["720p"]);
+    expect(screen.getByText("On your plan the exported video carries the Cutroom watermark.")).toBeTruthy();
+    expect(screen.getByText("Cutroom never upscales: a smaller source stays at its own size.")).toBeTruthy();
+  });
+
+  it("offers a tier-2 user 720p and 1080p, no 4k, and no watermark line", () => {
+    hooks.user = { video_tier: 2, ltd_tier: null, features: ["no_watermark"] };
+    wrap(<ExportForm project={preview} />);
+    expect(resolutions()).toEqual(["720p", "1080p (Full HD)"]);
+    expect(screen.queryByText(/watermark/)).toBeNull();
+  });
+
+  it("offers a lifetime deal 1080p (as the server's render rights) and 4k only above tier 3", () => {
+    hooks.user = { video_tier: 0, ltd_tier: "ltd1", features: [] };
+    const { unmount } = wrap(<ExportForm project={preview} />);
+    expect(resolutions()).toEqual(["720p", "1080p (Full HD)"]);
+    unmount();
+    hooks.user = { video_tier: 4, ltd_tier: null, features: ["no_watermark"] };
+    wrap(<ExportForm project={preview} />);
+    expect(resolutions()).toEqual(["720p", "1080p (Full HD)", "4k (Ultra HD)"]);
+  });
+
+  it("sends a final render with the chosen tier and aspect through the worker", async () => {
+    hooks.user = { video_tier: 2, ltd_tier: null, features: ["no_watermark"] };
+    wrap(<ExportForm project={preview} />);
+    fireEvent.click(screen.getByRole("radio", { name: "720p" }));
+    fireEvent.click(screen.getByRole("button", { name: /Aspect/ }));
+    fireEvent.click(await screen.findByRole("option", { name: "Square 1:1" }));
+    fireEvent.click(screen.getByRole("button", { name: "Export" }));
+    await waitFor(() => expect(worker.renderProject).toHaveBeenCalledTimes(1));
+    expect(worker.renderProject).toHaveBeenCalledWith(41, true, { tier: 1, aspect: "1x1" });
+  });
+
+  it("defaults to 1080p where the plan has it and the original aspect, and says Export again when Render Ready", async () => {
+    hooks.user = { video_tier: 2, ltd_tier: null, features: ["no_watermark"] };
+    wrap(<ExportForm project={makeProject({ status: "Render Ready", final_render: 1, aspect: "" })} />);
+    fireEvent.click(screen.getByRole("button", { name: "Export again" }));
+    await waitFor(() => expect(worker.renderProject).toHaveBeenCalledWith(41, true, { tier: 2, aspect: "" }));
+  });
+
+  it("shows the server's tier_not_allowed refusal in words", async () => {
+    hooks.user = { video_tier: 2, ltd_tier: null, features: ["no_watermark"] };
+    worker.renderProject.mockResolvedValue({ ok: false, failure: { kind: "body", status: 422, body: { message: "x", code: "tier_not_allowed" } } });
+    wrap(<ExportForm project={preview} />);
+    fireEvent.click(screen.getByRole("button", { name: "Export" }));
+    await waitFor(() => expect(toasts).toHaveBeenCalledTimes(1));
+    expect(toasts.mock.calls[0]![0]).toMatchObject({
+      variant: "danger",
+      description: "Your plan does not include this resolution. Choose a lower one or upgrade your plan.",
+    });
+  });
+
+  it("is not offered while the project is busy", () => {
+    hooks.user = { video_tier: 2, ltd_tier: null, features: [] };
+    wrap(<ExportForm project={makeProject({ status: "Final Rendering" })} />);
+    expect(screen.queryByRole("form")).toBeNull();
+    expect(screen.queryByRole("button", { name: "Export" })).toBeNull();
+  });
+});
