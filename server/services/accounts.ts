@@ -5,6 +5,7 @@ import type { Db } from "../db";
 import type { PlanRow, UserRow } from "../db/schema";
 import type { Limits, LoginBody, Quotas, User } from "../../api/user";
 import type { Locale } from "../../api/locales";
+import { carriesWatermark, userVideoTier } from "../../api/export-tiers";
 import { findPlan } from "../db/plans";
 import { usageOf } from "../db/media";
 import { findUserByEmail, findUserById, insertUser, normaliseEmail, updateUser } from "../db/users";
@@ -213,8 +214,8 @@ export function createAccounts(deps: AccountsDeps) {
       const plan = await planOf(row);
       const features = JSON.parse(plan.features) as string[];
       return {
-        videoTier: Math.max(planMeta(plan).video_tier, row.ltd_tier ? 2 : 0),
-        watermark: !features.includes("no_watermark") && !row.ltd_tier,
+        videoTier: userVideoTier({ video_tier: planMeta(plan).video_tier, ltd_tier: row.ltd_tier }),
+        watermark: carriesWatermark({ features, ltd_tier: row.ltd_tier }),
       };
     },
 

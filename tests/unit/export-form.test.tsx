@@ -18,6 +18,9 @@ const toasts = vi.hoisted(() => vi.fn());
 vi.mock("../../src/ui/Toast", () => ({ toast: toasts }));
 
 import { ExportForm } from "../../src/features/preview/ExportForm";
+import { CutroomDb } from "../../src/db";
+import type { ApiCall } from "../../workers/api-client";
+import { createProjectActions } from "../../workers/projects";
 
 const wrap = (ui: ReactNode) => render(<I18nProvider i18n={i18n}>{ui}</I18nProvider>);
 const preview = makeProject({ status: "Preview Ready" });
@@ -92,5 +95,22 @@ describe("the export form (SPEC §3 Export options, §5 Export, §6 tiers)", () 
     wrap(<ExportForm project={makeProject({ status: "Final Rendering" })} />);
     expect(screen.queryByRole("form")).toBeNull();
     expect(screen.queryByRole("button", { name: "Export" })).toBeNull();
+  });
+});
+
+describe("the worker's export (POST render with final 1)", () => {
+  it("carries the tier and aspect in the render body and mirrors the project the server answers", async () => {
+    const db = new CutroomDb(`export-${Math.random()}`);
+    const calls: { name: string; input: unknown }[] = [];
+    const call = (async (name: string, input: unknown) => {
+      calls.push({ name, input });
+      return { ok: true, data: makeProject({ status: "Final Rendering", is_queued: 1 }) };
+    }) as unknown as ApiCall;
+    const actions = createProjectActions(db, call, vi.fn());
+    const result = await actions.renderProject(41, true, { tier: 2, aspect: "9x16" });
+    expect(result.ok).toBe(true);
+    expect(calls[0]).toEqual({ name: "projects.render", input: { params: { id: 41 }, body: { final: true, tier: 2, aspect: "9x16" } } });
+    expect(await db.projects.get(41)).toMatchObject({ status: "Final Rendering" });
+    await db.delete();
   });
 });
