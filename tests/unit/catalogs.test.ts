@@ -38,11 +38,11 @@ const catalog = (locale: string) => readPo(path.resolve(__dirname, "../../locale
 
 /** Words that are the same in that language as in English. */
 const SAME_AS_ENGLISH: Record<string, string[]> = {
-  "pt-BR": ["Email", "Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Hindi", "Filipino", "Storyboard"],
-  es: ["Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Hindi", "Filipino"],
-  it: ["Email", "Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Home", "Media", "Password", "Account", "Hindi", "Video", "Storyboard", "Volume"],
-  fr: ["Email", "Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Contact", "Menu", "Langue", "Hindi", "Filipino", "Storyboard", "Images", "Options", "Notifications", "Volume", "Position", "Actions"],
-  de: ["Email", "E-Mail", "Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Home", "Media", "Account", "Upgrade", "Hindi", "Filipino", "Video", "Storyboard", "Name", "Overlay"],
+  "pt-BR": ["1080p (Full HD)", "Email", "Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Hindi", "Filipino", "Storyboard"],
+  es: ["1080p (Full HD)", "Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Hindi", "Filipino"],
+  it: ["1080p (Full HD)", "Email", "Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Home", "Media", "Password", "Account", "Hindi", "Video", "Storyboard", "Volume"],
+  fr: ["1080p (Full HD)", "Email", "Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Contact", "Menu", "Langue", "Hindi", "Filipino", "Storyboard", "Images", "Options", "Notifications", "Volume", "Position", "Actions"],
+  de: ["1080p (Full HD)", "Email", "E-Mail", "Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Home", "Media", "Account", "Upgrade", "Hindi", "Filipino", "Video", "Storyboard", "Name", "Overlay"],
 };
 
 describe("translations", () => {
