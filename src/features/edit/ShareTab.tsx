@@ -8,13 +8,15 @@ import { worker } from "../../worker";
 import { ExportForm } from "../preview/ExportForm";
 import { ReadyView } from "../preview/ReadyView";
 import { RenderingView } from "../preview/RenderingView";
+import { TimelineDownloads } from "../preview/TimelineDownloads";
 import { NeedsRenderAlert } from "./NeedsRenderAlert";
 
 /**
  * The Preview & Export tab: the latest render with what the edit did, or the progress while it is made
  * (the edit screen re-fetches the project every 60 s); a finished project offers its download there. The
  * export form (resolution by the plan's tiers, aspect) starts a final render, or exports again when Render
- * Ready; name, description, privacy and sharing are still to come (issue 13).
+ * Ready; "Edit elsewhere" downloads the edit as a timeline for a desktop editor. Name, description, privacy
+ * and sharing are still to come (issue 13).
  */
 export function ShareTab({ project }: { project: Project }) {
   const ready = isReady(project);
@@ -27,6 +29,7 @@ export function ShareTab({ project }: { project: Project }) {
         <>
           <ReadyView project={project} highlights={highlights} showEdit={false} />
           <ExportForm project={project} />
+          <TimelineDownloads project={project} />
         </>
       ) : (
         <RenderingView project={project} />
