@@ -5,11 +5,17 @@ import type { ReactNode } from "react";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { makeProject } from "./edit-fixtures";
 
-const worker = vi.hoisted(() => ({ timelineFile: vi.fn() }));
+// jsdom has no CSS.escape; react-aria's overlays read a meta tag with it.
+globalThis.CSS ??= {} as typeof CSS;
+CSS.escape ??= (value: string) => value.replace(/[^\w-]/g, (c) => `\\${c}`);
+
+const worker = vi.hoisted(() => ({ timelineFile: vi.fn(), refreshHighlights: vi.fn(async () => undefined) }));
 vi.mock("../../src/worker", () => ({ worker }));
 const toasts = vi.hoisted(() => vi.fn());
 vi.mock("../../src/ui/Toast", () => ({ toast: toasts }));
+vi.mock("../../src/app/hooks", () => ({ useCurrentUser: () => ({ video_tier: 1, ltd_tier: null }), useConfig: () => null }));
 
+import { ShareTab } from "../../src/features/edit/ShareTab";
 import { TimelineDownloads } from "../../src/features/preview/TimelineDownloads";
 import { createTimelineActions, dispositionFileName } from "../../workers/timelines";
 
@@ -91,6 +97,18 @@ describe("Edit elsewhere (timelines for desktop editors)", () => {
     expect(toasts.mock.calls[1]![0]).toMatchObject({ description: "Bad request" });
     expect(clicked).toEqual([]);
     expect(created).toEqual([]);
+  });
+});
+
+describe("the Preview & Export tab", () => {
+  it("offers Edit elsewhere next to the export form on Preview Ready, and the progress without it while rendering", async () => {
+    const { rerender } = wrap(<ShareTab project={makeProject({ status: "Preview Ready" })} />);
+    expect(screen.getByRole("form", { name: "Export" })).toBeTruthy();
+    expect(screen.getByRole("heading", { name: "Edit elsewhere" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: OTIO })).toBeTruthy();
+    rerender(<I18nProvider i18n={i18n}><ShareTab project={makeProject({ status: "Rendering", working_progress: 10 })} /></I18nProvider>);
+    expect(screen.queryByRole("heading", { name: "Edit elsewhere" })).toBeNull();
+    expect(screen.queryByRole("button", { name: OTIO })).toBeNull();
   });
 });
 
