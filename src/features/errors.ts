@@ -81,6 +81,8 @@ export function failureMessage(i18n: I18n, failure: Failure): string {
 }
 
 export const fieldMessage = (i18n: I18n, code: FieldErrorCode) => i18n._(FIELD_MESSAGES[code]);
+/** The message of an error code, for a screen that explains a refusal before it happens. */
+export const codeMessage = (code: ErrorCode): MessageDescriptor => CODE_MESSAGES[code];
 
 /** Field errors of a failure (a 422 with `fields`), translated. */
 export function failureFields(i18n: I18n, failure: Failure): Record<string, string> {

@@ -20,6 +20,12 @@ export function projectState(project: Pick<Project, "deleted_at" | "is_queued" |
   }
 }
 
+/**
+ * Render Ready is finished (SPEC §4): the storyboard and the options are read-only until it is reopened;
+ * the API refuses scene and settings edits with project_finished meanwhile.
+ */
+export const isFinished = (project: Pick<Project, "deleted_at" | "is_queued" | "status">) => projectState(project) === "render_ready";
+
 /** Preview Ready and Render Ready have something to watch. */
 export const isReady = (project: Pick<Project, "status">) => project.status === "Preview Ready" || project.status === "Render Ready";
 

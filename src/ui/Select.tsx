@@ -9,9 +9,10 @@ export interface SelectProps<K extends string> {
   name?: string;
   errorMessage?: string;
   placeholder?: string;
+  isDisabled?: boolean;
 }
 
-export function Select<K extends string>({ label, options, value, onChange, name, errorMessage, placeholder }: SelectProps<K>) {
+export function Select<K extends string>({ label, options, value, onChange, name, errorMessage, placeholder, isDisabled }: SelectProps<K>) {
   return (
     <AriaSelect
       className="field"
@@ -20,6 +21,7 @@ export function Select<K extends string>({ label, options, value, onChange, name
       onSelectionChange={(key: Key | null) => key !== null && onChange(String(key) as K)}
       isInvalid={!!errorMessage}
       placeholder={placeholder}
+      isDisabled={isDisabled}
     >
       <Label className="field-label">{label}</Label>
       <Button className="field-input select-button">

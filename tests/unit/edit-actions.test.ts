@@ -125,6 +125,27 @@ describe("Render now (SPEC §4: render-raw first when needed, then a render with
   });
 });
 
+describe("reopen (SPEC §4: a finished project back to Preview Ready)", () => {
+  it("asks the API to reopen and stores the project it returns, so the edit screen turns editable", async () => {
+    await db.projects.put(makeProject({ status: "Render Ready", final_render: 1 }));
+    const reopened = makeProject({ status: "Preview Ready", final_render: 0, updated_at: "2026-11-03T00:00:00.000Z" });
+    handlers["projects.reopen"] = () => ok(reopened);
+    handlers["projects.get"] = () => ok(reopened);
+    const result = await actions.reopenProject(41);
+    expect(result.ok).toBe(true);
+    expect(calls[0]).toEqual({ name: "projects.reopen", input: { params: { id: 41 } } });
+    expect((await db.projects.get(41))?.status).toBe("Preview Ready");
+  });
+
+  it("leaves the project finished when the API refuses", async () => {
+    await db.projects.put(makeProject({ status: "Render Ready", final_render: 1 }));
+    handlers["projects.reopen"] = () => ({ ok: false, failure: { kind: "body", status: 409, body: { message: "busy", code: "project_busy" } } });
+    handlers["projects.get"] = () => ok(makeProject({ status: "Render Ready", final_render: 1 }));
+    expect((await actions.reopenProject(41)).ok).toBe(false);
+    expect((await db.projects.get(41))?.status).toBe("Render Ready");
+  });
+});
+
 describe("storyboard tools (SPEC §2 Storyboard, §7)", () => {
   it("recreates with the chosen options, then reloads the project and its storyboard", async () => {
     await db.projects.put(makeProject());

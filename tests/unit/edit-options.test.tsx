@@ -30,6 +30,27 @@ beforeEach(() => {
 });
 afterEach(cleanup);
 
+describe("the Options of a finished project (Render Ready, SPEC §4)", () => {
+  // Every option on view, so that each control is checked.
+  const all = { audio_preprocessor: 1, export_subtitle: 1, render_subtitle: 1, autobgm: 1, aspect: "16x9" } as const;
+  const controls = () => [...screen.getAllByRole("switch"), ...screen.getAllByRole("button"), ...screen.getAllByRole("option")] as HTMLElement[];
+  const isDisabled = (el: HTMLElement) => (el as HTMLInputElement).disabled || el.getAttribute("aria-disabled") === "true" || !!el.closest("[data-disabled]");
+
+  it("disables every control, and a press sends nothing", async () => {
+    wrap(makeProject({ ...all, status: "Render Ready", final_render: 1 }));
+    expect(controls().length).toBeGreaterThan(15);
+    for (const el of controls()) expect(isDisabled(el), el.textContent ?? el.getAttribute("aria-label") ?? "").toBe(true);
+    fireEvent.click(toggle("Mute the footage")!);
+    await settle();
+    expect(worker.updateProjectSettings).not.toHaveBeenCalled();
+  });
+
+  it("disables nothing on Preview Ready", () => {
+    wrap(makeProject({ ...all, status: "Preview Ready" }));
+    for (const el of controls()) expect(isDisabled(el), el.textContent ?? el.getAttribute("aria-label") ?? "").toBe(false);
+  });
+});
+
 describe("which options show (SPEC §5 Settings)", () => {
   it("offers the voice booster only with the audio enhancer on and the footage not muted", () => {
     expect(show({ audio_preprocessor: 0, mute_videos: 0 }).voiceBooster).toBe(false);

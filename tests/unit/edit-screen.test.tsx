@@ -5,12 +5,18 @@ import type { ReactNode } from "react";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { makeProject } from "./edit-fixtures";
 
-const worker = vi.hoisted(() => ({ renderNow: vi.fn(async () => ({ ok: true as const, data: {} })) }));
+const worker = vi.hoisted(() => ({
+  renderNow: vi.fn(async () => ({ ok: true as const, data: {} })),
+  reopenProject: vi.fn(async () => ({ ok: true as const, data: {} })),
+  recreateStoryboard: vi.fn(async () => ({ ok: true as const, data: {} })),
+}));
 vi.mock("../../src/worker", () => ({ worker }));
 const navigate = vi.hoisted(() => vi.fn());
 vi.mock("@tanstack/react-router", () => ({ useNavigate: () => navigate }));
 
 import { NeedsRenderAlert } from "../../src/features/edit/NeedsRenderAlert";
+import { ProjectStateBanner } from "../../src/features/edit/ProjectStateBanner";
+import { StoryboardTools } from "../../src/features/edit/StoryboardTools";
 import { ReferencePlayerContext, ReferencePlayerController, useReferencePlayer } from "../../src/features/edit/reference-player";
 import { isEditRouteTab, tabOfRoute } from "../../src/features/edit/tabs";
 import { openTarget } from "../../src/lib/project-state";
@@ -19,6 +25,7 @@ const wrap = (ui: ReactNode) => render(<I18nProvider i18n={i18n}>{ui}</I18nProvi
 beforeAll(() => i18n.loadAndActivate({ locale: "en", messages: {} }));
 beforeEach(() => {
   worker.renderNow.mockClear();
+  worker.reopenProject.mockClear();
   navigate.mockClear();
 });
 afterEach(cleanup);
@@ -63,6 +70,36 @@ describe("the needs-render alert (SPEC §2 Storyboard, §4)", () => {
     await act(async () => {});
     expect(worker.renderNow).toHaveBeenCalledWith(41);
     expect(navigate).toHaveBeenCalledWith({ to: "/projects/$id/preview", params: { id: 41 } });
+  });
+});
+
+describe("a finished project (Render Ready) is read-only until reopened (SPEC §4)", () => {
+  const FINISHED = "This project is finished and read-only. Reopen it to edit it again.";
+
+  it("says why once at the top, with Reopen to edit, which reopens through the worker", async () => {
+    wrap(<ProjectStateBanner project={makeProject({ status: "Render Ready", final_render: 1 })} />);
+    expect(screen.getByText(FINISHED)).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Reopen to edit" }));
+    await act(async () => {});
+    expect(worker.reopenProject).toHaveBeenCalledWith(41);
+  });
+
+  it("says nothing and offers no reopen on Preview Ready", () => {
+    wrap(<ProjectStateBanner project={makeProject({ status: "Preview Ready" })} />);
+    expect(screen.queryByText(FINISHED)).toBeNull();
+    expect(screen.queryByRole("button", { name: "Reopen to edit" })).toBeNull();
+  });
+
+  it("offers no Render now, even with edits not in the preview", () => {
+    wrap(<NeedsRenderAlert project={makeProject({ status: "Render Ready", final_render: 1, needs_render: 1 })} />);
+    expect(screen.queryByRole("button", { name: "Render now" })).toBeNull();
+  });
+
+  it("disables reset and recreate storyboard, which Preview Ready offers", () => {
+    const { rerender } = wrap(<StoryboardTools project={makeProject({ status: "Render Ready", final_render: 1 })} />);
+    for (const name of ["Reset storyboard", "Recreate storyboard"]) expect((screen.getByRole("button", { name }) as HTMLButtonElement).disabled).toBe(true);
+    rerender(<I18nProvider i18n={i18n}>{<StoryboardTools project={makeProject({ status: "Preview Ready" })} />}</I18nProvider>);
+    for (const name of ["Reset storyboard", "Recreate storyboard"]) expect((screen.getByRole("button", { name }) as HTMLButtonElement).disabled).toBe(false);
   });
 });
 

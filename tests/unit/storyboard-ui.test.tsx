@@ -338,6 +338,39 @@ describe("the Storyboard tab", () => {
     expect((toggle("Drag to reorder") as HTMLInputElement).disabled).toBe(true);
   });
 
+  it("shows a finished (Render Ready) project read-only, and editable again once reopened (SPEC §4)", async () => {
+    await seed([scene(1, 0, 5), scene(2, 5, 10)], { status: "Render Ready", final_render: 1 });
+    show();
+    const card = await screen.findByRole("article", { name: "Scene 1" });
+    // Readable: the cards and their play action stay.
+    expect(within(card).getByRole("button", { name: "Play scene 1" })).toBeTruthy();
+    // No edit: no text, remove, add or merge; drag and select off; the menu only plays.
+    expect(within(card).queryByRole("button", { name: "Edit text of scene 1" })).toBeNull();
+    expect(within(card).queryByRole("button", { name: "Remove scene 1" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Add scenes before scene 1" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Add scenes after scene 1" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Merge scene 1 with scene 2" })).toBeNull();
+    expect((toggle("Drag to reorder") as HTMLInputElement).disabled).toBe(true);
+    expect((toggle("Select") as HTMLInputElement).disabled).toBe(true);
+    fireEvent.click(within(card).getByRole("button", { name: "More actions for scene 1" }));
+    expect(await screen.findByRole("menuitem", { name: "Play from here" })).toBeTruthy();
+    for (const name of ["Trim", "Duplicate", "Move later", "Change type"]) expect(screen.queryByRole("menuitem", { name })).toBeNull();
+    fireEvent.keyDown(screen.getByRole("menu"), { key: "Escape" });
+    await waitFor(() => expect(screen.queryByRole("menu")).toBeNull());
+    // The reason is said once, by the edit screen's banner, not again by the storyboard.
+    expect(screen.queryByText(/This project is being processed/)).toBeNull();
+
+    // Reopened: the worker stores the project as Preview Ready and the storyboard is editable again.
+    await act(async () => {
+      await db.projects.update(PROJECT_ID, { status: "Preview Ready", final_render: 0 });
+    });
+    expect(await screen.findByRole("button", { name: "Merge scene 1 with scene 2" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Remove scene 1" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Add scenes before scene 1" })).toBeTruthy();
+    expect((toggle("Drag to reorder") as HTMLInputElement).disabled).toBe(false);
+    expect((toggle("Select") as HTMLInputElement).disabled).toBe(false);
+  });
+
   it("mounts only the cards on screen of a 2,000-scene storyboard", async () => {
     await seed(Array.from({ length: 2000 }, (_, i) => scene(i + 1, i * 2, i * 2 + 2)));
     show();

@@ -9,7 +9,7 @@ import { toast } from "../../ui/Toast";
 import { worker } from "../../worker";
 import { failureMessage } from "../errors";
 import { MUSIC_LEVEL_LABELS } from "./messages";
-import { isBusy } from "./NeedsRenderAlert";
+import { isLocked } from "./NeedsRenderAlert";
 
 /**
  * The Music tab: the project's music as it stands (the song picker arrives later; the options are on the
@@ -81,7 +81,7 @@ export function MusicTab({ project }: { project: Project }) {
         </p>
         <Button
           variant="secondary"
-          isDisabled={isBusy(project)}
+          isDisabled={isLocked(project)}
           onPress={() => {
             setAutoduck(project.autoduck === 1);
             setResetOpen(true);

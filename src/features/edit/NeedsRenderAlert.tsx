@@ -2,7 +2,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import type { Project } from "../../../api/projects";
-import { projectState } from "../../lib/project-state";
+import { isFinished, projectState } from "../../lib/project-state";
 import { Button } from "../../ui/Button";
 import { toast } from "../../ui/Toast";
 import { worker } from "../../worker";
@@ -12,6 +12,9 @@ import { failureMessage } from "../errors";
 /** Busy or queued projects are already rendering: no second render is offered. */
 export const isBusy = (project: Project) => ["busy", "queued"].includes(projectState(project));
 
+/** No edit now: the project is busy, queued, finished (Render Ready, SPEC §4: read-only until reopened) or deleted. */
+export const isLocked = (project: Project) => isBusy(project) || isFinished(project) || !!project.deleted_at;
+
 /**
  * SPEC §2 Storyboard, §4 Needs-render: edits that are not in the preview yet, and Render now — the raw
  * render first when there is none, then a preview render (final false), then the preview page.
@@ -20,7 +23,8 @@ export function NeedsRenderAlert({ project }: { project: Project }) {
   const { t, i18n } = useLingui();
   const navigate = useNavigate();
   const [pending, setPending] = useState(false);
-  if (project.needs_render !== 1 || isBusy(project) || project.deleted_at) return null;
+  // A finished project is not rendered again from here: it is reopened first (SPEC §4).
+  if (project.needs_render !== 1 || isLocked(project)) return null;
 
   async function renderNow() {
     setPending(true);

@@ -1,6 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import type { Project, ProjectSettings } from "../../../api/projects";
 import { useCurrentUser } from "../../app/hooks";
+import { isFinished } from "../../lib/project-state";
 import { Select } from "../../ui/Select";
 import { Switch } from "../../ui/Switch";
 import { toast } from "../../ui/Toast";
@@ -24,18 +25,24 @@ export function useSaveSettings(projectId: number) {
 
 const bit = (on: boolean) => (on ? 1 : 0) as 0 | 1;
 
-/** The Options tab (SPEC §2 Settings panel): every project setting, each change saved at once. */
+/**
+ * The Options tab (SPEC §2 Settings panel): every project setting, each change saved at once. A finished
+ * (Render Ready) project shows them disabled until it is reopened (SPEC §4); the banner above says why.
+ */
 export function OptionsPanel({ project }: { project: Project }) {
   const { t, i18n } = useLingui();
   const user = useCurrentUser();
   const save = useSaveSettings(project.id);
   const show = optionsVisibility(project);
-  const set = <K extends keyof OptionsValues>(key: K) => (value: OptionsValues[K]) => void save(optionPatch(project, key, value));
+  const locked = isFinished(project);
+  // Disabled controls send nothing; nor does anything else while the project is finished.
+  const set = <K extends keyof OptionsValues>(key: K) => (value: OptionsValues[K]) => void (!locked && save(optionPatch(project, key, value)));
   const toggle = (key: { [K in keyof OptionsValues]: OptionsValues[K] extends 0 | 1 ? K : never }[keyof OptionsValues]) => ({
     isSelected: project[key] === 1,
+    isDisabled: locked,
     onChange: (on: boolean) => set(key)(bit(on)),
   });
-  const setFont = (font: Partial<ProjectSettings["font"]>) => void save({ font: { ...project.font, ...font } });
+  const setFont = (font: Partial<ProjectSettings["font"]>) => void (!locked && save({ font: { ...project.font, ...font } }));
   const notificationsAllowed = !!user?.features.includes("render_notifications");
 
   return (
@@ -55,6 +62,7 @@ export function OptionsPanel({ project }: { project: Project }) {
             label={t`Footage volume`}
             value={project.mediaAudio}
             onChange={set("mediaAudio")}
+            isDisabled={locked}
             options={FOOTAGE_LEVELS.map((id) => ({ id, label: i18n._(FOOTAGE_LEVEL_LABELS[id]) }))}
           />
         )}
@@ -99,6 +107,7 @@ export function OptionsPanel({ project }: { project: Project }) {
           // The API's "original" is the empty string, which a list item cannot use as its key.
           value={project.aspect || "original"}
           onChange={(v) => set("aspect")(v === "original" ? "" : v)}
+          isDisabled={locked}
           options={[
             { id: "original", label: t`Original` },
             { id: "16x9", label: t`Landscape 16:9` },
@@ -122,9 +131,9 @@ export function OptionsPanel({ project }: { project: Project }) {
         </Switch>
         {show.subtitleStyle && (
           <>
-            <SwatchPicker label={t`Text colour`} value={project.font.color} onChange={(color) => setFont({ color })} />
-            <SwatchPicker label={t`Border colour`} value={project.font.border_color} onChange={(border_color) => setFont({ border_color })} />
-            <Switch isSelected={project.font.dropshadow === 1} onChange={(on) => setFont({ dropshadow: bit(on) })}>
+            <SwatchPicker label={t`Text colour`} value={project.font.color} onChange={(color) => setFont({ color })} isDisabled={locked} />
+            <SwatchPicker label={t`Border colour`} value={project.font.border_color} onChange={(border_color) => setFont({ border_color })} isDisabled={locked} />
+            <Switch isSelected={project.font.dropshadow === 1} onChange={(on) => setFont({ dropshadow: bit(on) })} isDisabled={locked}>
               <Trans>Drop shadow</Trans>
             </Switch>
           </>
@@ -140,10 +149,10 @@ export function OptionsPanel({ project }: { project: Project }) {
         </Switch>
         {show.introOutroMusic && (
           <>
-            <Switch isSelected={project.intro_mode === "music"} onChange={(on) => set("intro_mode")(on ? "music" : "silent")}>
+            <Switch isSelected={project.intro_mode === "music"} onChange={(on) => set("intro_mode")(on ? "music" : "silent")} isDisabled={locked}>
               <Trans>Music in the intro</Trans>
             </Switch>
-            <Switch isSelected={project.outro_mode === "music"} onChange={(on) => set("outro_mode")(on ? "music" : "silent")}>
+            <Switch isSelected={project.outro_mode === "music"} onChange={(on) => set("outro_mode")(on ? "music" : "silent")} isDisabled={locked}>
               <Trans>Music in the outro</Trans>
             </Switch>
           </>
@@ -152,6 +161,7 @@ export function OptionsPanel({ project }: { project: Project }) {
           label={t`Music volume`}
           value={project.musicType}
           onChange={set("musicType")}
+          isDisabled={locked}
           options={MUSIC_LEVELS.map((id) => ({ id, label: i18n._(MUSIC_LEVEL_LABELS[id]) }))}
         />
         <Switch {...toggle("autoduck")} description={t`Lowers the music while someone speaks`}>
@@ -167,7 +177,7 @@ export function OptionsPanel({ project }: { project: Project }) {
           {...toggle("render_notifications")}
           // Without the plan feature no email goes out, whatever the project says.
           isSelected={notificationsAllowed && project.render_notifications === 1}
-          isDisabled={!notificationsAllowed}
+          isDisabled={!notificationsAllowed || locked}
           description={notificationsAllowed ? t`An email when this project's render is ready` : t`Available on paid plans`}
         >
           <Trans>Render notifications</Trans>

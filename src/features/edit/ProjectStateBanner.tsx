@@ -8,7 +8,7 @@ import { Button, Spinner } from "../../ui/Button";
 import { ProgressBar } from "../../ui/ProgressBar";
 import { toast } from "../../ui/Toast";
 import { worker } from "../../worker";
-import { failureMessage } from "../errors";
+import { codeMessage, failureMessage } from "../errors";
 
 /**
  * Why the storyboard cannot be edited right now: the project is being made or rendered (with its
@@ -46,11 +46,10 @@ export function ProjectStateBanner({ project }: { project: Project }) {
   if (state === "render_ready") {
     return (
       <div className="notice notice-neutral edit-banner-inline" role="status">
-        <p>
-          <Trans>This project is finished. Reopen it to edit the storyboard again.</Trans>
-        </p>
+        {/* The same words as the API's refusal of an edit (project_finished), said before the edit is tried. */}
+        <p>{i18n._(codeMessage("project_finished"))}</p>
         <Button variant="secondary" className="btn-small" onPress={() => void reopen()} isPending={pending}>
-          <Trans>Reopen</Trans>
+          <Trans>Reopen to edit</Trans>
         </Button>
       </div>
     );

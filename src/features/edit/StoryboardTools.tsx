@@ -8,17 +8,17 @@ import { toast } from "../../ui/Toast";
 import { worker } from "../../worker";
 import type { RecreateOptions } from "../../../workers/projects";
 import { failureMessage } from "../errors";
-import { isBusy } from "./NeedsRenderAlert";
+import { isLocked } from "./NeedsRenderAlert";
 
 /**
  * SPEC §2 Storyboard: Reset storyboard (the project's own options; every edit is lost) and Recreate
- * storyboard (choosing auto-cut silences and smooth cuts again). Not while the project is busy.
+ * storyboard (choosing auto-cut silences and smooth cuts again). Not while the project is busy or finished.
  */
 export function StoryboardTools({ project }: { project: Project }) {
   const { t, i18n } = useLingui();
   const [dialog, setDialog] = useState<"reset" | "recreate" | null>(null);
   const [options, setOptions] = useState<RecreateOptions>({ autocutsilences: project.autocutsilences, smoothcuts: project.smoothcuts });
-  const disabled = isBusy(project) || !!project.deleted_at;
+  const disabled = isLocked(project);
 
   async function run(chosen: RecreateOptions, done: string) {
     const result = await worker.recreateStoryboard(project.id, chosen);

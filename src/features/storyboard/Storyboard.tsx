@@ -6,6 +6,7 @@ import type { Project } from "../../../api/projects";
 import type { Scene } from "../../../api/scenes";
 import type { Result } from "../../../workers/status";
 import { db, type OutboxRow } from "../../db";
+import { isFinished } from "../../lib/project-state";
 import { usePolling } from "../../app/usePolling";
 import { Button } from "../../ui/Button";
 import { ProgressBar } from "../../ui/ProgressBar";
@@ -79,7 +80,10 @@ function StoryboardView({ project, scenes, scenesLoaded, loading, loadFailed, lo
   const navigate = useNavigate();
   const player = useReferencePlayer();
   const online = useOnline();
-  const readOnly = isBusy(project);
+  const busy = isBusy(project);
+  // Render Ready is finished and read-only until reopened (SPEC §4); the edit screen's banner says so once.
+  const finished = isFinished(project);
+  const readOnly = busy || finished;
   // Edits of this project waiting on this device to be sent (ARCHITECTURE "Offline edits").
   const waitingEdits = useLiveQuery(() => db.outbox.where("projectId").equals(project.id).toArray(), [project.id], NO_EDITS);
   const pending = useMemo(() => new Set(waitingEdits.map((e) => e.sceneId)), [waitingEdits]);
@@ -96,8 +100,9 @@ function StoryboardView({ project, scenes, scenesLoaded, loading, loadFailed, lo
   const merges = useMemo(() => mergeAfter(scenes, shown, hideRemoved), [scenes, shown, hideRemoved]);
   const length = useMemo(() => projectLength(scenes), [scenes]);
   const chosen = useMemo(() => (mode === "select" ? selectedInOrder(shown, selected) : []), [mode, shown, selected]);
-  // Reordering needs the server: a busy project, or going offline, leaves drag mode.
-  const effectiveMode: StoryboardMode = (readOnly || !online) && mode === "drag" ? "view" : mode;
+  // Reordering needs the server: a busy project, or going offline, leaves drag mode. A finished project
+  // leaves select mode too: its selection only leads to a clips project, an edit of a finished project.
+  const effectiveMode: StoryboardMode = ((readOnly || !online) && mode === "drag") || (finished && mode === "select") ? "view" : mode;
 
   // Leaving select mode forgets the selection, so nothing hidden stays selected.
   const changeMode = useCallback((next: StoryboardMode) => {
@@ -200,7 +205,7 @@ function StoryboardView({ project, scenes, scenesLoaded, loading, loadFailed, lo
       {total > 0 && loaded < total && (
         <ProgressBar label={t`Loading scenes`} value={(Math.min(loaded, total) / total) * 100} valueLabel={t`${Math.min(loaded, total)} of ${total} scenes`} />
       )}
-      {readOnly && (
+      {busy && (
         <p className="notice notice-warning" role="status">
           <Trans>This project is being processed. You can look at the scenes; editing comes back when it has finished.</Trans>
         </p>
@@ -212,6 +217,7 @@ function StoryboardView({ project, scenes, scenesLoaded, loading, loadFailed, lo
         mode={effectiveMode}
         onModeChange={changeMode}
         canDrag={!readOnly && online}
+        canSelect={!finished}
         dragNote={!readOnly && !online ? t`Needs a connection.` : undefined}
         length={length}
         onHelp={() => setHelpOpen(true)}
@@ -280,8 +286,8 @@ function StoryboardView({ project, scenes, scenesLoaded, loading, loadFailed, lo
         />
       )}
 
-      <SceneTools tool={open && open.tool !== "moveTo" ? open.tool : null} scene={openScene} project={project} onClose={() => setOpen(null)} />
-      {open?.tool === "moveTo" && openScene && openIndex >= 0 && (
+      <SceneTools tool={open && open.tool !== "moveTo" && !finished ? open.tool : null} scene={openScene} project={project} onClose={() => setOpen(null)} />
+      {open?.tool === "moveTo" && !finished && openScene && openIndex >= 0 && (
         <MoveSceneDialog
           scene={openScene}
           position={openIndex + 1}

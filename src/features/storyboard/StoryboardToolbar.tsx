@@ -12,6 +12,8 @@ export interface StoryboardToolbarProps {
   onModeChange: (mode: StoryboardMode) => void;
   /** Busy projects cannot be reordered. */
   canDrag: boolean;
+  /** A finished (Render Ready) project offers no selection: it only leads to a clips project. */
+  canSelect?: boolean;
   /** Why dragging is off, when it is for want of a connection. */
   dragNote?: string;
   /** Project length in seconds (visible scenes). */
@@ -23,7 +25,7 @@ export interface StoryboardToolbarProps {
  * SPEC §2 Storyboard toggles: hide removed scenes, drag to reorder, select (drag and select exclude
  * each other: turning one on turns the other off), the project length and the help button.
  */
-export function StoryboardToolbar({ hideRemoved, onHideRemovedChange, mode, onModeChange, canDrag, dragNote, length, onHelp }: StoryboardToolbarProps) {
+export function StoryboardToolbar({ hideRemoved, onHideRemovedChange, mode, onModeChange, canDrag, canSelect = true, dragNote, length, onHelp }: StoryboardToolbarProps) {
   const { t } = useLingui();
   const total = formatDuration(length);
   return (
@@ -35,7 +37,7 @@ export function StoryboardToolbar({ hideRemoved, onHideRemovedChange, mode, onMo
         <Switch isSelected={mode === "drag"} onChange={(on) => onModeChange(on ? "drag" : "view")} isDisabled={!canDrag} description={dragNote}>
           <Trans>Drag to reorder</Trans>
         </Switch>
-        <Switch isSelected={mode === "select"} onChange={(on) => onModeChange(on ? "select" : "view")}>
+        <Switch isSelected={mode === "select"} onChange={(on) => onModeChange(on ? "select" : "view")} isDisabled={!canSelect}>
           <Trans>Select</Trans>
         </Switch>
       </div>
