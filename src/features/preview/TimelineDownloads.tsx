@@ -7,6 +7,7 @@ import { Button } from "../../ui/Button";
 import { toast } from "../../ui/Toast";
 import { worker } from "../../worker";
 import { failureMessage } from "../errors";
+import { startBrowserDownload } from "./DownloadButton";
 
 /** How long the object URL of a saved file lives after the click (the browser has taken the bytes by then). */
 export const REVOKE_AFTER_MS = 1000;
@@ -14,13 +15,7 @@ export const REVOKE_AFTER_MS = 1000;
 /** Saves bytes fetched by the worker as a file: an object URL behind an `<a download>`, revoked afterwards. */
 export function saveBlob(blob: Blob, filename: string) {
   const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = filename;
-  link.rel = "noopener";
-  document.body.append(link);
-  link.click();
-  link.remove();
+  startBrowserDownload(url, filename);
   setTimeout(() => URL.revokeObjectURL(url), REVOKE_AFTER_MS);
 }
 
