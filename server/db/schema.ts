@@ -216,6 +216,8 @@ export interface JobsTable {
   owner: string | null;
   /** When it was last claimed: the owner served least recently goes first. */
   claimed_at: string | null;
+  /** Order of claims (fair scheduling reads each owner's last one); null until first claimed. */
+  claim_seq: number | null;
 }
 
 /** The stored answer to an Idempotency-Key; `status` is null while the first request runs. */

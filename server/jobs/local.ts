@@ -386,7 +386,7 @@ async function claimNext(db: Db, owner: string, leaseMs: number): Promise<JobRow
   const now = iso(nowMs);
   // `jobs` inside these subqueries is the candidate row of the select below (the nearest scope)
   const ownerRunning = sql<number>`(select count(*) from jobs as r where r.owner = jobs.owner and r.status = 'running' and r.lease_expires_at >= ${now})`;
-  const ownerLastClaim = sql<string>`coalesce((select max(c.claimed_at) from jobs as c where c.owner = jobs.owner), '')`;
+  const ownerLastClaim = sql<number>`coalesce((select max(c.claim_seq) from jobs as c where c.owner = jobs.owner), 0)`;
   const best = db
     .selectFrom("jobs")
     .select("id")
@@ -399,7 +399,7 @@ async function claimNext(db: Db, owner: string, leaseMs: number): Promise<JobRow
     .$if(isPostgres(db), (qb) => qb.forUpdate().skipLocked());
   return db
     .updateTable("jobs")
-    .set((eb) => ({ status: "running", attempts: eb("attempts", "+", 1), lease_owner: owner, lease_expires_at: iso(nowMs + leaseMs), claimed_at: now, updated_at: now }))
+    .set((eb) => ({ status: "running", attempts: eb("attempts", "+", 1), lease_owner: owner, lease_expires_at: iso(nowMs + leaseMs), claimed_at: now, claim_seq: sql<number>`(select coalesce(max(claim_seq), 0) + 1 from jobs)`, updated_at: now }))
     .where("id", "=", best)
     // re-checked on the row itself, so a concurrent claim under READ COMMITTED updates nothing
     .where((eb) => claimable(eb, now))
