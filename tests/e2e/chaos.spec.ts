@@ -24,7 +24,7 @@ import Database from "better-sqlite3";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { E2E_DATA_DIR } from "../../playwright.config";
 import { reportFigures, seededRandom, soakOr } from "../reliability";
-import { apiToken, createUser, processedProject, signIn, userApi } from "./helpers";
+import { apiToken, createUser, processedProject, readStore, signIn, userApi } from "./helpers";
 
 const EDITS = soakOr(500, 2_000);
 const SCENES = 20;
@@ -72,30 +72,6 @@ interface Model {
 const card = (page: Page, order: number) => page.getByRole("article", { name: `Scene ${order}`, exact: true });
 const cards = (page: Page) => page.getByRole("list", { name: "Scenes" }).getByRole("article");
 
-/** Rows of an IndexedDB store of the page's origin (an absent store reads as empty). */
-function readStore(page: Page, database: string, store: string): Promise<Record<string, any>[]> {
-  return page.evaluate(
-    ([database, store]) =>
-      new Promise<Record<string, any>[]>((resolve, reject) => {
-        const open = indexedDB.open(database);
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          if (!db.objectStoreNames.contains(store)) {
-            db.close();
-            return resolve([]);
-          }
-          const all = db.transaction(store).objectStore(store).getAll();
-          all.onsuccess = () => {
-            db.close();
-            resolve(all.result);
-          };
-          all.onerror = () => reject(all.error);
-        };
-      }),
-    [database, store] as const,
-  );
-}
 
 /** The user's stored Idempotency-Keys for scene edits, in the order the server first ran them. */
 function storedKeys(email: string): { key: string; method: string; path: string; status: number | null }[] {

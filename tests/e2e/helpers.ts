@@ -140,3 +140,28 @@ export async function libraryItemReady(api: UserApi, tab: "video" | "audio" | "i
     )
     .toBe(true);
 }
+
+/** Every row of an IndexedDB object store of the page's origin (an absent store reads as empty). */
+export function readStore(page: Page, database: string, store: string): Promise<Record<string, any>[]> {
+  return page.evaluate(
+    ([database, store]) =>
+      new Promise<Record<string, any>[]>((resolve, reject) => {
+        const open = indexedDB.open(database);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains(store)) {
+            db.close();
+            return resolve([]);
+          }
+          const all = db.transaction(store).objectStore(store).getAll();
+          all.onsuccess = () => {
+            db.close();
+            resolve(all.result);
+          };
+          all.onerror = () => reject(all.error);
+        };
+      }),
+    [database, store] as const,
+  );
+}

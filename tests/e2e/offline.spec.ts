@@ -2,7 +2,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_DATA_DIR } from "../../playwright.config";
-import { apiToken, createUser, processedProject, signIn, userApi } from "./helpers";
+import { apiToken, createUser, processedProject, readStore, signIn, userApi } from "./helpers";
 
 const card = (page: Page, order: number) => page.getByRole("article", { name: `Scene ${order}`, exact: true });
 const cards = (page: Page) => page.getByRole("list", { name: "Scenes" }).getByRole("article");
@@ -44,30 +44,6 @@ async function setFootageVolume(page: Page, order: number, level: "Low" | "High"
   await expect(dialog).toBeHidden();
 }
 
-/** Every row of an IndexedDB object store of the page's origin (an absent store reads as empty). */
-function readStore(page: Page, database: string, store: string): Promise<Record<string, any>[]> {
-  return page.evaluate(
-    ([database, store]) =>
-      new Promise<Record<string, any>[]>((resolve, reject) => {
-        const open = indexedDB.open(database);
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          if (!db.objectStoreNames.contains(store)) {
-            db.close();
-            return resolve([]);
-          }
-          const all = db.transaction(store).objectStore(store).getAll();
-          all.onsuccess = () => {
-            db.close();
-            resolve(all.result);
-          };
-          all.onerror = () => reject(all.error);
-        };
-      }),
-    [database, store] as const,
-  );
-}
 
 /** What the server kept of the user's Idempotency-Keys: one row per edit that reached it, whichever path brought it. */
 function storedKeys(email: string): { method: string; path: string; status: number }[] {
