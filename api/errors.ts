@@ -56,6 +56,13 @@ export const ErrorCode = z.enum([
   "upgrade_required",
   "render_not_ready",
   "range_not_satisfiable",
+  // Video-site export (issue 13): not set up on this server, not connected, YouTube's daily quota, an upload YouTube refused.
+  "youtube_unavailable",
+  "youtube_not_connected",
+  "youtube_quota",
+  "youtube_upload_failed",
+  // The subtitles link (SPEC §7) of a project that has no subtitles file.
+  "no_subtitles",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

@@ -12,26 +12,29 @@ export type DownloadLink = z.infer<typeof DownloadLink>;
  * downloads it as a plain link (no header needed, resumable).
  */
 export function createDownloadActions(token: () => Promise<string | undefined>, fetchImpl: typeof fetch = (...args) => fetch(...args)) {
-  return {
-    async downloadLink(projectId: number): Promise<Result<DownloadLink>> {
-      const path = `/projects/${projectId}/downloadrender`;
-      const bearer = await token();
-      let response: Response;
-      let payload: unknown;
+  async function signedLink(path: string): Promise<Result<DownloadLink>> {
+    const bearer = await token();
+    let response: Response;
+    let payload: unknown;
+    try {
+      response = await fetchImpl(API_BASE + path, { headers: { accept: "application/json", ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) } });
+      const text = await response.text();
       try {
-        response = await fetchImpl(API_BASE + path, { headers: { accept: "application/json", ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) } });
-        const text = await response.text();
-        try {
-          payload = text ? JSON.parse(text) : undefined;
-        } catch {
-          payload = text;
-        }
+        payload = text ? JSON.parse(text) : undefined;
       } catch {
-        return { ok: false, failure: { kind: "network" } };
+        payload = text;
       }
-      if (!response.ok) return { ok: false, failure: classifyFailure(response.status, path, payload) };
-      const parsed = DownloadLink.safeParse(payload);
-      return parsed.success ? { ok: true, data: parsed.data } : { ok: false, failure: { kind: "internal" } };
-    },
+    } catch {
+      return { ok: false, failure: { kind: "network" } };
+    }
+    if (!response.ok) return { ok: false, failure: classifyFailure(response.status, path, payload) };
+    const parsed = DownloadLink.safeParse(payload);
+    return parsed.success ? { ok: true, data: parsed.data } : { ok: false, failure: { kind: "internal" } };
+  }
+  return {
+    /** The final render (SPEC §7 downloadrender). */
+    downloadLink: (projectId: number) => signedLink(`/projects/${projectId}/downloadrender`),
+    /** The subtitles file (SPEC §7 subtitles). */
+    subtitlesLink: (projectId: number) => signedLink(`/projects/${projectId}/subtitles`),
   };
 }

@@ -50,6 +50,12 @@ const STATUS: Record<ErrorCode, number> = {
   upgrade_required: 402,
   render_not_ready: 409,
   range_not_satisfiable: 416,
+  // Never 403 on /user/…: the app signs out on that (SPEC §8). Quota and upload failures reach the user on the project.
+  youtube_unavailable: 409,
+  youtube_not_connected: 409,
+  youtube_quota: 429,
+  youtube_upload_failed: 502,
+  no_subtitles: 404,
 };
 
 export const statusOf = (code: ErrorCode) => STATUS[code];

@@ -10,6 +10,8 @@ import { buildStoryboard } from "./storyboard-builder";
 import { allowedTiers, exportTier, type ExportTier } from "../domain/export-tiers";
 import type { JobPayloads, JobType } from "../jobs/types";
 import { safeFileName, type FileLinks } from "./file-links";
+import type { ShareTokens } from "./share-tokens";
+import type { Privacy } from "../../api/share";
 import type { FileStore } from "../storage/local";
 import type { Library } from "./library";
 import { DomainError, mustNotBeFinished, notFound } from "./errors";
@@ -50,6 +52,8 @@ export interface ProjectsDeps {
   store: Pick<FileStore, "remove">;
   /** What the user has left of the plan: a new project is charged its processing minutes. */
   quotas: (userId: number) => Promise<{ processingMinutes: number }>;
+  /** Share links (SPEC §6): the owner sees the project's link, derived from its stored nonce. */
+  shares: ShareTokens;
 }
 
 export const projectGroup = (projectId: number) => `project:${projectId}`;
@@ -93,6 +97,10 @@ export function createProjects(deps: ProjectsDeps) {
       needs_render: bit(row.needs_render),
       export_width: row.export_width ?? null,
       export_height: row.export_height ?? null,
+      privacy: (row.privacy ?? "private") as Privacy,
+      share_token: row.share_nonce ? deps.shares.tokenOf(row.id, row.share_nonce) : null,
+      video_name: row.video_name ?? null,
+      description: row.description ?? "",
       created_at: row.created_at,
       updated_at: row.updated_at,
     };
@@ -248,7 +256,7 @@ export function createProjects(deps: ProjectsDeps) {
       // Its jobs stop (a render finishing in another process checks the row and removes what it made),
       // then its renders go: an old signed link answers 404 from now on.
       await deps.queue.cancelGroup(projectGroup(id));
-      const deleted = await updateProject(db, id, { deleted_at: new Date().toISOString(), is_queued: 0, export_key: null });
+      const deleted = await updateProject(db, id, { deleted_at: new Date().toISOString(), is_queued: 0, export_key: null, share_nonce: null, share_token_hash: null });
       await deps.store.remove(projectFolder(row.user_id, id));
       return toProject(deleted);
     },
@@ -281,17 +289,24 @@ export function createProjects(deps: ProjectsDeps) {
       if (isBusy(row)) throw new DomainError("project_busy", "This project is busy");
       // A final render is made at the tier asked for, which the plan must include (SPEC §5 Export, §6);
       // a preview is always 720p and never watermarked.
-      let finalOptions: Pick<JobPayloads["render"], "tier" | "aspect" | "watermark"> = {};
+      let finalOptions: Pick<JobPayloads["render"], "tier" | "aspect" | "watermark" | "crop"> = {};
+      // SPEC §3 Export options: the video's name, description and share privacy are kept with the project.
+      let exportOptions: Partial<Pick<ProjectRow, "video_name" | "description" | "privacy" | "share_nonce" | "share_token_hash">> = {};
       if (body.final) {
         const rights = await deps.renderRights(userId);
         const tier = exportTier(body.tier, rights.videoTier);
         if (tier === null) {
           throw new DomainError("tier_not_allowed", `Your plan does not include ${body.tier === 4 ? "4k" : "1080p"} exports; choose ${allowedTiers(rights.videoTier).map((t) => TIER_NAMES[t]).join(" or ")}`);
         }
-        finalOptions = { tier, watermark: rights.watermark, ...(body.aspect != null ? { aspect: body.aspect } : {}) };
+        finalOptions = { tier, watermark: rights.watermark, ...(body.aspect != null ? { aspect: body.aspect } : {}), ...(body.aspect && body.crop !== undefined ? { crop: body.crop } : {}) };
+        exportOptions = {
+          ...(body.name !== undefined ? { video_name: body.name } : {}),
+          ...(body.description !== undefined ? { description: body.description } : {}),
+          ...(body.privacy !== undefined ? { privacy: body.privacy, ...(row.share_nonce ? {} : deps.shares.fresh(id)) } : {}),
+        };
       }
       await mustHaveQueueRoom(userId);
-      const updated = await updateProject(db, id, { status: body.final ? "Final Rendering" : "Rendering", is_queued: 1, working_progress: 0, needs_render: 0 });
+      const updated = await updateProject(db, id, { status: body.final ? "Final Rendering" : "Rendering", is_queued: 1, working_progress: 0, needs_render: 0, ...exportOptions });
       // One render job per project, preview or final: a new request while one runs is refused above.
       await queueJob(updated, "render", { projectId: id, final: body.final, ...finalOptions }, `render:${id}`);
       return toProject(updated);
@@ -323,9 +338,19 @@ export function createProjects(deps: ProjectsDeps) {
       if (row.deleted_at) throw notFound("No such project");
       if (!row.export_key || !row.final_render) throw new DomainError("render_not_ready", "This project has no final render yet");
       if (!(await deps.isPaid(userId))) throw new DomainError("upgrade_required", "Downloading the finished video needs a paid plan");
-      const filename = safeFileName(row.name, "mp4");
+      const filename = safeFileName(row.video_name || row.name, "mp4");
       const link = deps.links.downloadUrl(row.export_key, filename, now);
       return { url: link.url, filename, expires_at: new Date(link.expires * 1000).toISOString() };
+    },
+
+    /**
+     * The subtitles link (SPEC §7 subtitles): the owner's project, then its subtitles file. Speech recognition
+     * (issue 14) writes subtitles files; until a project has one there is nothing to download.
+     */
+    async subtitlesLink(userId: number, id: number): Promise<{ url: string; filename: string; expires_at: string }> {
+      const row = await mustFind(userId, id);
+      if (row.deleted_at) throw notFound("No such project");
+      throw new DomainError("no_subtitles", "This project has no subtitles");
     },
 
     mediaOf: (projectId: number) => projectMedia(db, projectId),

@@ -50,6 +50,11 @@ const CODE_MESSAGES: Record<ErrorCode, MessageDescriptor> = {
   upgrade_required: msg`Downloading the finished video needs a paid plan. Upgrade to download it.`,
   render_not_ready: msg`This project has no finished video yet. Export it first, then download it.`,
   range_not_satisfiable: msg`The download could not resume from there. Start it again.`,
+  youtube_unavailable: msg`Video-site export is temporarily unavailable.`,
+  youtube_not_connected: msg`Your YouTube account is not connected, or Cutroom lost access to it. Connect it, then export again.`,
+  youtube_quota: msg`YouTube's daily upload limit has been reached. Try again tomorrow.`,
+  youtube_upload_failed: msg`YouTube did not accept the upload. Try again in a few minutes.`,
+  no_subtitles: msg`This project has no subtitles to download.`,
 };
 
 const FIELD_MESSAGES: Record<FieldErrorCode, MessageDescriptor> = {

@@ -39,9 +39,21 @@ test("a paid user downloads the finished video by a plain link; on the free plan
   expect(download.url()).toMatch(/\/api\/v1\/files\/projects\/.+\?expires=\d+&download=.+&signature=/);
   expect(download.url()).not.toContain(token);
 
+  // SPEC §7 direct links on the web host: a plain browser link to /projects/{id}/downloadrender downloads too.
+  const [direct] = await Promise.all([page.waitForEvent("download"), page.goto(`/projects/${id}/downloadrender`)]);
+  expect(direct.suggestedFilename()).toBe("Talk_ final_cut.mp4");
+  await expect(page.getByText("Your download has started.")).toBeVisible();
+  // The subtitles link says plainly that there is nothing to download (no subtitles were made).
+  await page.goto(`/projects/${id}/subtitles`);
+  await expect(page.getByText("This project has no subtitles to download.")).toBeVisible();
+  // Another user's (or an unknown) project: not found, nothing downloaded.
+  await page.goto(`/projects/${id + 1000}/downloadrender`);
+  await expect(page.getByRole("alert")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Back to projects" })).toBeVisible();
+
   // The same user on the free plan: the upgrade modal with the plans link, and no download.
   setPlan(email, "free");
-  await page.reload();
+  await page.goto(`/projects/${id}/download`);
   let downloads = 0;
   page.on("download", () => void (downloads += 1));
   await page.getByRole("button", { name: "Download video" }).click();
@@ -50,5 +62,9 @@ test("a paid user downloads the finished video by a plain link; on the free plan
   await expect(dialog.getByRole("link", { name: "See plans" })).toHaveAttribute("href", /.+/);
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect(dialog).toBeHidden();
+  // The direct link explains the same instead of downloading.
+  await page.goto(`/projects/${id}/downloadrender`);
+  await expect(page.getByText("On the free plan you can watch the finished video here but not download it.")).toBeVisible();
+  await expect(page.getByRole("link", { name: "See plans" })).toBeVisible();
   expect(downloads).toBe(0);
 });

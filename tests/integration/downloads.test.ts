@@ -136,6 +136,19 @@ describe("downloading a final render", () => {
     expect((await downloadrender(999_999, owner.token)).status).toBe(404);
   });
 
+  it("answers the subtitles link (SPEC §7) with no_subtitles for the owner's project without subtitles, 404 to others", async () => {
+    const subtitles = (id: number, token: string | undefined) =>
+      fetch(`${base}/api/v1/projects/${id}/subtitles`, { redirect: "manual", headers: { accept: "application/json", ...(token ? bearer(token) : {}) } });
+    const own = await subtitles(projectId, owner.token);
+    expect(own.status).toBe(404);
+    expect(await own.json()).toMatchObject({ code: "no_subtitles" });
+    const other = await server.signUp();
+    const theirs = await subtitles(projectId, other.token);
+    expect(theirs.status).toBe(404);
+    expect(await theirs.json()).toMatchObject({ code: "not_found" });
+    expect((await subtitles(projectId, undefined)).status).toBe(401);
+  });
+
   it("refuses a free plan with upgrade_required (402, not a 403 that would sign out)", async () => {
     await setPlan(owner.email, FREE_PLAN_ID);
     try {

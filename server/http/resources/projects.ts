@@ -27,16 +27,20 @@ export function projectRoutes(app: FastifyInstance, hooks: RouteHooks, projects:
   });
 
   /**
-   * The download of a final render (SPEC §7 downloadrender): for the owner, a short-lived signed link that a
-   * plain browser link can open (no bearer header) and that names the file. A client that asks for JSON
-   * (the sync worker) gets `{ url, filename, expires_at }`; anything else is redirected to the link.
+   * Direct links on the web host (SPEC §7 downloadrender and subtitles under /projects/{id}/): for the owner, a
+   * short-lived signed link that a plain browser link can open (no bearer header) and that names the file. A
+   * client that asks for JSON (the sync worker, the app's /projects/{id}/downloadrender page) gets
+   * `{ url, filename, expires_at }`; anything else is redirected to the link.
    */
-  app.get<{ Params: { id: string } }>("/projects/:id/downloadrender", { preHandler: hooks.authenticate, schema: { hide: true } as never }, async (request, reply) => {
-    const id = Number(request.params.id);
-    if (!Number.isSafeInteger(id) || id < 1) return reply.status(404).send({ message: "No such project", code: "not_found" });
-    const link = await projects.downloadLink(currentUser(request), id);
-    reply.header("cache-control", "private, no-store");
-    if (request.headers.accept?.includes("application/json")) return link;
-    return reply.redirect(link.url, 302);
-  });
+  const directLink = (path: string, link: (userId: number, id: number) => Promise<{ url: string }>) =>
+    app.get<{ Params: { id: string } }>(path, { preHandler: hooks.authenticate, schema: { hide: true } as never }, async (request, reply) => {
+      const id = Number(request.params.id);
+      if (!Number.isSafeInteger(id) || id < 1) return reply.status(404).send({ message: "No such project", code: "not_found" });
+      const answer = await link(currentUser(request), id);
+      reply.header("cache-control", "private, no-store");
+      if (request.headers.accept?.includes("application/json")) return answer;
+      return reply.redirect(answer.url, 302);
+    });
+  directLink("/projects/:id/downloadrender", (userId, id) => projects.downloadLink(userId, id));
+  directLink("/projects/:id/subtitles", (userId, id) => projects.subtitlesLink(userId, id));
 }

@@ -29,7 +29,6 @@ export function startBrowserDownload(url: string, filename: string) {
 export function DownloadButton({ project }: { project: Project }) {
   const { t, i18n } = useLingui();
   const user = useCurrentUser();
-  const config = useConfig();
   const [upgradeOpen, setUpgradeOpen] = useState(false);
   const [pending, setPending] = useState(false);
   if (project.status !== "Render Ready" || !project.final_render || !user) return null;
@@ -49,27 +48,49 @@ export function DownloadButton({ project }: { project: Project }) {
       <Button variant="primary" onPress={() => void download()} isPending={pending}>
         <Trans>Download video</Trans>
       </Button>
-      <Dialog
-        isOpen={upgradeOpen}
-        onOpenChange={setUpgradeOpen}
-        title={t`Downloading needs a paid plan`}
-        actions={
-          <>
-            <Button variant="secondary" onPress={() => setUpgradeOpen(false)}>
-              <Trans>Close</Trans>
-            </Button>
-            {config && (
-              <a className="btn btn-primary" href={config.links.pricing} target="_blank" rel="noopener noreferrer">
-                <Trans>See plans</Trans>
-              </a>
-            )}
-          </>
-        }
-      >
-        <p>
-          <Trans>On the free plan you can watch the finished video here but not download it. Upgrade to a paid plan to download it.</Trans>
-        </p>
-      </Dialog>
+      <UpgradeToDownloadDialog isOpen={upgradeOpen} onOpenChange={setUpgradeOpen} />
     </>
+  );
+}
+
+/** SPEC §6: what a free plan sees instead of a download — why, and the way to the plans. */
+export function UpgradeToDownloadText() {
+  return (
+    <p>
+      <Trans>On the free plan you can watch the finished video here but not download it. Upgrade to a paid plan to download it.</Trans>
+    </p>
+  );
+}
+
+/** The plans page of this server, opened beside the app. */
+export function SeePlansLink() {
+  const config = useConfig();
+  if (!config) return null;
+  return (
+    <a className="btn btn-primary" href={config.links.pricing} target="_blank" rel="noopener noreferrer">
+      <Trans>See plans</Trans>
+    </a>
+  );
+}
+
+/** The upgrade modal of a free user's download (SPEC §6 "an upgrade modal appears"). */
+export function UpgradeToDownloadDialog({ isOpen, onOpenChange }: { isOpen: boolean; onOpenChange: (open: boolean) => void }) {
+  const { t } = useLingui();
+  return (
+    <Dialog
+      isOpen={isOpen}
+      onOpenChange={onOpenChange}
+      title={t`Downloading needs a paid plan`}
+      actions={
+        <>
+          <Button variant="secondary" onPress={() => onOpenChange(false)}>
+            <Trans>Close</Trans>
+          </Button>
+          <SeePlansLink />
+        </>
+      }
+    >
+      <UpgradeToDownloadText />
+    </Dialog>
   );
 }
