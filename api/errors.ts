@@ -63,6 +63,8 @@ export const ErrorCode = z.enum([
   "youtube_upload_failed",
   // The subtitles link (SPEC §7) of a project that has no subtitles file.
   "no_subtitles",
+  // A render or a timeline of a storyboard whose scenes are all hidden.
+  "nothing_to_render",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

@@ -56,6 +56,7 @@ const STATUS: Record<ErrorCode, number> = {
   youtube_quota: 429,
   youtube_upload_failed: 502,
   no_subtitles: 404,
+  nothing_to_render: 422,
 };
 
 export const statusOf = (code: ErrorCode) => STATUS[code];

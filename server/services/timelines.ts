@@ -37,7 +37,7 @@ export function projectTimelines(db: Db, store: FileStore) {
           aspect: edit.aspect,
         }, edit.overlays);
       } catch (error) {
-        if (error instanceof EmptyEditListError) throw new DomainError("bad_request", "This project has no scene to put in a timeline");
+        if (error instanceof EmptyEditListError) throw new DomainError("nothing_to_render", "Every scene is hidden; show at least one scene first");
         throw error;
       }
       const media = await db

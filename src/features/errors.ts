@@ -55,6 +55,7 @@ const CODE_MESSAGES: Record<ErrorCode, MessageDescriptor> = {
   youtube_quota: msg`YouTube's daily upload limit has been reached. Try again tomorrow.`,
   youtube_upload_failed: msg`YouTube did not accept the upload. Try again in a few minutes.`,
   no_subtitles: msg`This project has no subtitles to download.`,
+  nothing_to_render: msg`Every scene is hidden. Show at least one scene first.`,
 };
 
 const FIELD_MESSAGES: Record<FieldErrorCode, MessageDescriptor> = {

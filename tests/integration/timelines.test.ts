@@ -154,8 +154,16 @@ describe("timelines for desktop editors", () => {
     await server.db.updateTable("projects").set({ status: row.status }).where("id", "=", projectId).execute();
     await server.db.updateTable("scenes").set({ visibility: 0 }).where("project_id", "=", projectId).execute();
     const empty = await get(projectId, "edl");
-    expect(empty.status).toBe(400);
-    expect(await empty.json()).toMatchObject({ code: "bad_request" });
+    expect(empty.status).toBe(422);
+    expect(await empty.json()).toMatchObject({ code: "nothing_to_render" });
+    // A render of it is refused the same way up front instead of failing in the queue.
+    const render = await fetch(`${base}/api/v1/projects/${projectId}/render`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ final: 0 }),
+    });
+    expect(render.status).toBe(422);
+    expect(await render.json()).toMatchObject({ code: "nothing_to_render" });
   });
 });
 
