@@ -4,6 +4,7 @@ import path from "node:path";
 import { runFfmpeg, type ProgressCallback, type RunLimits } from "./ffmpeg";
 import { probe, type MediaInfo } from "./probe";
 import { buildRenderGraph, fixed, groupRuns, overlapAdd, type GraphOutputs, type GraphStyle } from "./render-graph";
+import { smartRender, type SmartStats } from "./smart-render";
 import { planRender, RENDER_DEFAULTS, type AudioVisual, type EditSegment, type OverlayClip, type RenderPlan } from "./render-plan";
 
 export * from "./render-plan";
@@ -47,6 +48,22 @@ export interface RenderOptions extends RunLimits {
    * output, else the OS temp folder.
    */
   scratchParent?: string;
+  /**
+   * Copy the stretches that need no re-encode and encode only around the cuts (smart-render.ts),
+   * falling back to the full render when the edit does not allow it. Off: always the full render.
+   */
+  smart?: boolean;
+  /** Decode a smart render once and fall back on any decoder error (tests). */
+  verifySmart?: boolean;
+  /** Which way the render was made, and why not smart when it was asked for. */
+  onRenderPath?: (choice: RenderPath) => void;
+}
+
+export interface RenderPath {
+  path: "smart" | "full";
+  /** Why the full render was made although smart render was asked for. */
+  reason?: string;
+  smart?: SmartStats;
 }
 
 export interface RenderResult {
@@ -58,6 +75,8 @@ export interface RenderResult {
   segmentsRendered: number;
   /** Chunks rendered separately and joined (1 = one pass for everything). */
   chunks: number;
+  /** "smart" when stretches were copied (see RenderOptions.smart). */
+  path: RenderPath["path"];
 }
 
 /** Renders the edit list to one MP4 (H.264 + AAC 48 kHz, at most 720p unless told a larger frame, 30 fps). */
@@ -86,6 +105,15 @@ export async function renderPreview(segments: readonly EditSegment[], output: st
   const chunks = pictureChunks(plan, options.maxInputsPerPass ?? MAX_INPUTS_PER_PASS);
   const outputDir = path.dirname(path.resolve(output));
   await mkdir(outputDir, { recursive: true });
+  const result = { durationSeconds, frames, width: plan.width, height: plan.height, segmentsRendered: plan.segments.length, chunks: Math.max(1, chunks.length) };
+  if (options.smart) {
+    const smart = await smartRender(plan, style, output, probes, { ...options, chunked: chunks.length > 1, verifyDecode: options.verifySmart });
+    if (!("reason" in smart)) {
+      options.onRenderPath?.({ path: "smart", smart });
+      return { ...result, path: "smart" };
+    }
+    options.onRenderPath?.({ path: "full", reason: smart.reason });
+  }
   // Chunks of a long render can be as big as the render: keep them on the output's disk, not in /tmp.
   if (options.scratchParent) await mkdir(options.scratchParent, { recursive: true });
   const scratch = await mkdtemp(path.join(options.scratchParent ?? (chunks.length > 1 ? outputDir : os.tmpdir()), ".cutroom-render-"));
@@ -96,7 +124,7 @@ export async function renderPreview(segments: readonly EditSegment[], output: st
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
-  return { durationSeconds, frames, width: plan.width, height: plan.height, segmentsRendered: plan.segments.length, chunks: Math.max(1, chunks.length) };
+  return { ...result, path: "full" };
 }
 
 type Pass = (plan: RenderPlan, style: GraphStyle, outputs: GraphOutputs, output: string, share: { from: number; to: number }) => Promise<void>;
