@@ -5,8 +5,20 @@ import { planRender, RENDER_DEFAULTS, EmptyEditListError } from "../media/render
 import { MAX_INPUTS_PER_PASS, pictureChunks } from "../media/render";
 import { renderSourceFrames, TIMELINE_CONTENT_TYPES, timelineFile, timelineOf, type SourceInfo, type TimelineFormat } from "../media/timelines";
 import type { FileStore } from "../storage/local";
+import { TIER_SIZES } from "../domain/export-tiers";
 import { DomainError, notFound } from "./errors";
 import { safeFileName } from "./file-links";
+
+/**
+ * The timeline's canvas: the size of the final render when there is one, else the footage's own size
+ * (never scaled up, at most 4k) — a desktop editor works from the original media, not the 720p preview.
+ */
+function canvasLimits(project: { final_render: number; export_width: number | null; export_height: number | null }) {
+  if (project.final_render && project.export_width && project.export_height) {
+    return { maxShortSide: Math.min(project.export_width, project.export_height), maxLongSide: Math.max(project.export_width, project.export_height) };
+  }
+  return TIER_SIZES[4];
+}
 
 /** Statuses while the storyboard is being made (or rebuilt): there is no edit to export yet. */
 const BUILDING = new Set(["new", "Working"]);
@@ -32,8 +44,7 @@ export function projectTimelines(db: Db, store: FileStore) {
           sampleRate: RENDER_DEFAULTS.sampleRate,
           // As the render job asks for it (pipeline.ts renderPreview → media/render.ts): the crossfades move where runs are seeked.
           crossfadeSamples: settings.smoothcuts ? Math.round(RENDER_DEFAULTS.crossfadeSeconds * RENDER_DEFAULTS.sampleRate) : 0,
-          maxShortSide: RENDER_DEFAULTS.maxShortSide,
-          maxLongSide: RENDER_DEFAULTS.maxLongSide,
+          ...canvasLimits(project),
           aspect: edit.aspect,
         }, edit.overlays);
       } catch (error) {

@@ -105,8 +105,11 @@ describe("timelines for desktop editors", () => {
     expect(fcpRes.status).toBe(200);
     expect(fcpRes.headers.get("content-type")).toBe("application/xml; charset=utf-8");
     expect(fcpRes.headers.get("content-disposition")).toBe(`attachment; filename="Talk_ take_2 _.fcpxml"; filename*=UTF-8''Talk_%20take_2%20%E2%9C%93.fcpxml`);
-    const fcp = parseFcpxml(await fcpRes.text());
+    const fcpText = await fcpRes.text();
+    const fcp = parseFcpxml(fcpText);
     expect(fcp.version).toBe("1.9");
+    // The canvas is the footage's own size (320×240 here), not the preview's: an editor works from the originals.
+    expect(fcpText).toMatch(/<format id="r1" [^>]*width="320" height="240"/);
     expect(fcp.fps).toEqual({ num: FPS, den: 1 });
     expectCuts(fcp.cuts, expected);
     expect(fcp.duration).toBe(total);
@@ -143,6 +146,16 @@ describe("timelines for desktop editors", () => {
     const bad = await get(projectId, "aaf");
     expect(bad.status).toBe(400);
     expect((await get(projectId, "edl", "nope")).status).toBe(401);
+  });
+
+  it("takes the canvas of the final render when there is one", async () => {
+    await server.db.updateTable("projects").set({ final_render: 1, export_width: 160, export_height: 120 }).where("id", "=", projectId).execute();
+    try {
+      const text = await (await get(projectId, "fcpxml")).text();
+      expect(text).toMatch(/<format id="r1" [^>]*width="160" height="120"/);
+    } finally {
+      await server.db.updateTable("projects").set({ final_render: 0, export_width: null, export_height: null }).where("id", "=", projectId).execute();
+    }
   });
 
   it("has no timeline while the storyboard is being made, nor once every scene is removed", async () => {
