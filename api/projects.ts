@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MediaLanguage } from "./locales";
 import { PROJECT_NAME_MAX } from "./limits";
+import { Privacy, VideoDescription, VideoName } from "./share";
 
 /** Statuses of SPEC §4. Busy ones show as "creating" with progress. */
 export const PROJECT_STATUSES = ["new", "Working", "Rendering", "Final Rendering", "Rdg Request", "Not Started", "Preview Ready", "Render Ready", "Failed"] as const;
@@ -72,6 +73,12 @@ export const Project = ProjectSettings.extend({
   /** The size of the render at export_url (a final render's follows the tier asked for, never above the source). */
   export_width: z.number().int().nullable().optional(),
   export_height: z.number().int().nullable().optional(),
+  /** SPEC §6 sharing: the share page's privacy, its token (the owner's to hand out; null until shared or after a revoke). */
+  privacy: Privacy.optional(),
+  share_token: z.string().nullable().optional(),
+  /** The export form's video name (null: the project's name) and description. */
+  video_name: z.string().nullable().optional(),
+  description: z.string().optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -124,6 +131,12 @@ export const RenderBody = z.object({
   /** SPEC §9 export resolutions: 720p (1), 1080p (2), 4k (4). Absent: 1080p when the plan has it, else 720p. */
   tier: z.union([z.literal(1), z.literal(2), z.literal(4)]).optional(),
   exportvideo: z.union([z.literal(0), z.literal(1)]).default(1),
+  /** With an aspect: fill it by cropping (following the framing) rather than fitting with bars. Absent: the project's autocrop. */
+  crop: z.union([z.boolean(), z.literal(0), z.literal(1)]).transform(Boolean).optional(),
+  /** SPEC §3 Export options: the video's name (download file name, share page title), description and share privacy. */
+  name: VideoName.optional(),
+  description: VideoDescription.optional(),
+  privacy: Privacy.optional(),
 });
 
 /** SPEC §5: mute_videos and render_notifications arrive as booleans or numbers and are stored as 1 or 0. */

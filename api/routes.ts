@@ -3,6 +3,7 @@ import { route } from "./route";
 import { CaptchaChallenge, PublicConfig } from "./config";
 import { Locale } from "./locales";
 import { TimelineFile, TimelineQuery } from "./timelines";
+import { ShareBody, SharePage, ShareToken } from "./share";
 import { PushSubscribeBody, PushSubscriptionInfo, PushUnsubscribeBody, PushUnsubscribed } from "./push";
 import { Plan, PlanInterval } from "./plans";
 import { LibraryCreateBody, LibraryCreateResponse, LibraryItem, LibraryListQuery, LibraryProjectSearchQuery, LibraryScenesQuery, LibrarySearchQuery, MediaFile, Paginated } from "./media";
@@ -80,6 +81,17 @@ export const routes = {
     params: ProjectId,
     query: TimelineQuery,
     response: TimelineFile,
+  }),
+
+  "projects.share": route({ method: "PUT", path: "/projects/:id/share", auth: "user", summary: "Set the share page's privacy (and title, text); makes its link if it has none", params: ProjectId, body: ShareBody, response: Project }),
+  "projects.unshare": route({ method: "DELETE", path: "/projects/:id/share", auth: "user", summary: "Revoke the share link (the old link is not found from now on); the page becomes private", params: ProjectId, response: Project }),
+  "share.get": route({
+    method: "GET",
+    path: "/share/:token",
+    auth: "none",
+    summary: "A share page: the finished video (short-lived link), its title and text; private pages only for their signed-in owner",
+    params: ShareToken,
+    response: SharePage,
   }),
 
   "storyboard.get": route({ method: "POST", path: "/projects/:id/storyboard", auth: "user", summary: "A slice of the storyboard (25 first, then 250 at a time)", params: ProjectId, query: StoryboardQuery, body: StoryboardBody, response: Storyboard, mutation: false }),

@@ -14,6 +14,8 @@ import { createAccounts } from "./services/accounts";
 import { altchaProvider, noCaptcha, recaptchaProvider, type CaptchaProvider } from "./services/captcha";
 import { fileLinks } from "./services/file-links";
 import { createLibrary } from "./services/library";
+import { shareTokens } from "./services/share-tokens";
+import { createSharing } from "./services/sharing";
 import { createProjects, FREE_PRIORITY, PAID_PRIORITY } from "./services/projects";
 import { createScenes } from "./services/scenes";
 import { createStoryboardEdits } from "./services/storyboard-edits";
@@ -83,7 +85,8 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     await queue.enqueue("ingest-media", { mediaFileId }, { priority: await priorityOf(userId), owner: String(userId) });
   };
   const library = createLibrary({ db, store, uploads, accounts, links, scenes, enqueueIngest });
-  const projects = createProjects({ db, queue, links, isPaid: accounts.isPaid, renderRights: accounts.renderRights, mustBeVerified: accounts.mustBeVerified, library, store, quotas: accounts.quotas });
+  const shares = shareTokens(secret);
+  const projects = createProjects({ db, queue, links, shares, isPaid: accounts.isPaid, renderRights: accounts.renderRights, mustBeVerified: accounts.mustBeVerified, library, store, quotas: accounts.quotas });
   const edits = createStoryboardEdits({ db, scenes, projects });
   // Web Push (issue 5): VAPID keys made on first start; the log is bound late, like the mailer's.
   const vapid = config.push.mode === "off" ? null : await loadVapidKeys(db);
@@ -93,7 +96,8 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     : config.push.mode === "outbox" ? outboxPushSender(config.push.outboxDir, pushLog)
     : webPushSender({ vapid, subject: config.push.vapidSubject, agent: overrides.pushAgent });
   const push = createPush({ db, sender: pushSender, i18n, log: pushLog, privateEndpoints: config.push.privateEndpoints });
-  const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, edits, uploads, links, store, push, vapidPublicKey: vapid?.publicKey ?? null });
+  const sharing = createSharing({ db, secret, shares, toProject: projects.toProject });
+  const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, edits, uploads, links, store, push, sharing, vapidPublicKey: vapid?.publicKey ?? null });
   mailer ??= config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(config.outboxDir, config.mailFrom, app.log);
 
   const tmpDir = path.join(config.dataDir, "tmp");

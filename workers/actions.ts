@@ -9,6 +9,7 @@ import { AFTER_OUTBOX, createOutbox } from "./outbox";
 import { createLibraryActions, type LibraryDeps } from "./library";
 import { createPushActions } from "./push";
 import { createDownloadActions } from "./downloads";
+import { createShareActions } from "./share";
 import { createTimelineActions } from "./timelines";
 import { createUploader } from "./uploads";
 import type { ProjectDraftRow, UploadRole, UploadRow } from "../src/db";
@@ -41,6 +42,7 @@ export function createActions(db: CutroomDb, call: ApiCall) {
     ...createLibraryActions(db, ordered, (): LibraryDeps => actions),
     ...createPushActions(call),
     ...createDownloadActions(async () => (await db.auth.get("token"))?.token),
+    ...createShareActions(db, ordered),
     ...createTimelineActions(async () => (await db.auth.get("token"))?.token),
 
     /** Loads the server's public set-up and, when signed in, the user. Works offline from the mirror. */

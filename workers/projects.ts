@@ -1,8 +1,10 @@
 import type { CutroomDb, ProjectDraftRow, UploadRow } from "../src/db";
 import type { ApiCall } from "./api-client";
 import type { Result } from "./status";
-import type { Project, ProjectSettings } from "../api/projects";
+import type { Project, ProjectSettings, RenderBody as RenderBodySchema } from "../api/projects";
 import type { ExportTier } from "../api/export-tiers";
+
+type RenderBody = import("zod").input<typeof RenderBodySchema>;
 
 /** What the edit screen changes on a project: its name and any of its settings (PUT /projects/{id}). */
 export type ProjectPatch = Partial<ProjectSettings> & { name?: string };
@@ -69,8 +71,8 @@ export function createProjectActions(db: CutroomDb, call: ApiCall, loadStoryboar
     deleteProject: (id: number) => lifecycle(() => call("projects.delete", { params: { id } }), id),
     dequeueProject: (id: number) => lifecycle(() => call("projects.dequeue", { params: { id } }), id),
     restartProject: (id: number) => lifecycle(() => call("projects.restart", { params: { id } }), id),
-    /** POST render; an export (final) also carries the tier and aspect the export form chose (SPEC §5 Export). */
-    renderProject: (id: number, final = false, options: { tier?: ExportTier; aspect?: Project["aspect"] } = {}) =>
+    /** POST render; an export (final) also carries the export form's tier, aspect, crop, name, description and privacy (SPEC §3, §5). */
+    renderProject: (id: number, final = false, options: Omit<RenderBody, "final"> & { tier?: ExportTier } = {}) =>
       lifecycle(() => call("projects.render", { params: { id }, body: { final, ...options } }), id),
     reopenProject: (id: number) => lifecycle(() => call("projects.reopen", { params: { id } }), id),
     /** Asks for the raw preview of the project's footage (the reference player's source). */

@@ -14,6 +14,7 @@ import * as m0008 from "./migrations/0008_media_container";
 import * as m0009 from "./migrations/0009_job_owner";
 import * as m0012 from "./migrations/0012_export_resolution";
 import * as m0013 from "./migrations/0013_job_claim_seq";
+import * as m0014 from "./migrations/0014_project_sharing";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   "0009_job_owner": m0009,
   "0012_export_resolution": m0012,
   "0013_job_claim_seq": m0013,
+  "0014_project_sharing": m0014,
 };
 
 export type Db = Kysely<Database>;

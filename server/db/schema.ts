@@ -149,6 +149,13 @@ export interface ProjectsTable {
   export_height: Generated<number | null>;
   /** A library-type project's one file (SPEC §3 Project type 'library'); null for other projects. */
   library_media_file_id: Generated<number | null>;
+  /** Share page (migration 0014): privacy, the share token's nonce (token = HMAC of it) and the token's hash. */
+  privacy: Generated<string>;
+  share_nonce: Generated<string | null>;
+  share_token_hash: Generated<string | null>;
+  /** The export form's video name (null: the project's name) and description. */
+  video_name: Generated<string | null>;
+  description: Generated<string>;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;

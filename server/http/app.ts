@@ -32,6 +32,8 @@ import { userRoutes } from "./resources/user";
 import { pushRoutes } from "./resources/push";
 import { registerIdempotency } from "./idempotency";
 import type { Push } from "../services/push";
+import type { Sharing } from "../services/sharing";
+import { maskShareTokens, shareRoutes, watchPageHeaders } from "./resources/share";
 
 export interface AppDeps {
   config: Config;
@@ -46,6 +48,7 @@ export interface AppDeps {
   links: FileLinks;
   store: FileStore;
   push: Push;
+  sharing: Sharing;
   /** Served in GET /config; null when PUSH=off. */
   vapidPublicKey: string | null;
 }
@@ -59,7 +62,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       level: config.logLevel,
       redact: REDACT,
       // Never log query strings: verification signatures and one-time codes travel there.
-      serializers: { req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: req.url.split("?")[0], ip: req.ip }) },
+      serializers: { req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: maskShareTokens(req.url.split("?")[0]!), ip: req.ip }) },
     },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
@@ -151,6 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       sceneRoutes(api, hooks, deps.scenes);
       pushRoutes(api, hooks, deps.push);
       fileRoutes(api, deps);
+      shareRoutes(api, hooks, deps);
     },
     { prefix: API_BASE },
   );
@@ -161,6 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (request.method === "POST") await deps.accounts.mustBeVerified(request.userId!);
   });
 
+  watchPageHeaders(app, deps.sharing);
   const appShell = await registerStaticApp(app, config.staticDir);
   app.setNotFoundHandler((request, reply) => {
     const shell = appShell(request.url, request.method);

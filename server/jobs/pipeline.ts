@@ -75,7 +75,7 @@ export function partName(target: string, extension = path.extname(target)): stri
 
 /** The statuses a project has while its job still has work to do (set by the request that queued it). */
 /** What a final render request asked for (JobPayloads.render); a preview has none of it. */
-type FinalOptions = Pick<JobPayloads["render"], "tier" | "aspect" | "watermark">;
+type FinalOptions = Pick<JobPayloads["render"], "tier" | "aspect" | "watermark" | "crop">;
 
 const ONCE_STARTED = { create: ["new", "Working"], render: ["Rendering", "Final Rendering"] };
 
@@ -169,7 +169,7 @@ export function createPipeline(deps: PipelineDeps) {
    */
   async function renderPreview(project: ProjectRow, ctx: JobContext, from: number, final: boolean, finalOptions: FinalOptions = {}) {
     // Scenes in render order with their levels, framing and overlays (render-edit.ts).
-    const { edit, probes } = await loadRenderEdit(db, store, project, { signal: ctx.signal, ...(final && finalOptions.aspect !== undefined ? { aspect: finalOptions.aspect } : {}) });
+    const { edit, probes } = await loadRenderEdit(db, store, project, { signal: ctx.signal, ...(final && finalOptions.aspect !== undefined ? { aspect: finalOptions.aspect } : {}), ...(final && finalOptions.crop !== undefined ? { crop: finalOptions.crop } : {}) });
     const size = TIER_SIZES[final ? (finalOptions.tier ?? 1) : 1];
     const settings = JSON.parse(project.settings) as { smoothcuts?: number } & Partial<AudioSettings>;
     const enhancement = audioEnhancement({ audio_preprocessor: settings.audio_preprocessor ?? 0, voice_booster: settings.voice_booster ?? 0, mute_videos: settings.mute_videos ?? 0 });
@@ -299,11 +299,11 @@ export function createPipeline(deps: PipelineDeps) {
       await updateProject(db, projectId, { raw_preview_render: 1, working_progress_raw: 100 });
     },
 
-    render: async ({ projectId, final, tier, aspect, watermark }, ctx) => {
+    render: async ({ projectId, final, tier, aspect, watermark, crop }, ctx) => {
       const project = await mustProject(projectId);
       // The render request sets these; any other status means this render already finished.
       if (!ONCE_STARTED.render.includes(project.status)) return removeUnlinkedRenders(project);
-      await renderPreview(project, ctx, 1, final, { tier, aspect, watermark });
+      await renderPreview(project, ctx, 1, final, { tier, aspect, watermark, crop });
     },
 
     // These arrive with their issues (subtitles, translation, video-site export); until then they fail loudly.

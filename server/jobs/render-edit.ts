@@ -121,9 +121,13 @@ export async function storedMediaInfo(file: string, row: Pick<MediaRow, "contain
 }
 
 /** Loads the project's scenes, overlays and their files (the owner's only) and builds its render. */
-export async function loadRenderEdit(db: Db, store: FileStore, project: ProjectRow, options: { signal?: AbortSignal; aspect?: ProjectSettings["aspect"] } = {}) {
-  // A final render's request may name an aspect of its own (SPEC §7 render); else the project's.
-  const settings = { ...(JSON.parse(project.settings) as Partial<RenderSettings>), ...(options.aspect !== undefined ? { aspect: options.aspect } : {}) };
+export async function loadRenderEdit(db: Db, store: FileStore, project: ProjectRow, options: { signal?: AbortSignal; aspect?: ProjectSettings["aspect"]; crop?: boolean } = {}) {
+  // A final render's request may name an aspect of its own (SPEC §7 render), and crop or pad to it; else the project's.
+  const settings = {
+    ...(JSON.parse(project.settings) as Partial<RenderSettings>),
+    ...(options.aspect !== undefined ? { aspect: options.aspect } : {}),
+    ...(options.crop !== undefined ? { autocrop: options.crop ? (1 as const) : (0 as const) } : {}),
+  };
   const [mainScenes, overlayRows] = await Promise.all([visibleScenes(db, project.id), overlaysOf(db, project.id)]);
   const ids = [...new Set([...mainScenes, ...overlayRows.values()].map((s) => s.media_file_id).filter((id): id is number => id !== null))];
   const media = ids.length

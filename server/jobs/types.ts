@@ -4,8 +4,8 @@ export interface JobPayloads {
   "ingest-media": { mediaFileId: number };
   "create-project": { projectId: number };
   "render-raw": { projectId: number };
-  /** A final render's resolution tier, aspect (overrides the project's) and watermark; a preview has none. */
-  render: { projectId: number; final: boolean; tier?: 1 | 2 | 4; aspect?: "" | "16x9" | "9x16" | "1x1"; watermark?: boolean };
+  /** A final render's resolution tier, aspect and crop (override the project's) and watermark; a preview has none. */
+  render: { projectId: number; final: boolean; tier?: 1 | 2 | 4; aspect?: "" | "16x9" | "9x16" | "1x1"; watermark?: boolean; crop?: boolean };
   transcribe: { projectId: number };
   translate: { projectId: number; locale: string };
   "export-video-site": { projectId: number };

@@ -14,15 +14,21 @@ export interface PlayerProps {
   poster?: string;
   /** The <video>, for a view that seeks or plays it (the edit screen's reference player). */
   videoRef?: Ref<HTMLVideoElement>;
+  /** Subtitle tracks (WebVTT), with a captions button when there are any. */
+  tracks?: readonly { src: string; srclang: string; label: string }[];
 }
 
 /** A video with media-chrome's controls: play, seek, time, mute, volume and fullscreen. */
-export function Player({ src, label, poster, videoRef }: PlayerProps) {
+export function Player({ src, label, poster, videoRef, tracks = [] }: PlayerProps) {
   const { i18n } = useLingui();
   return (
     <figure className="player-frame" role="region" aria-label={label}>
       <media-controller className="player" lang={i18n.locale}>
-        <video ref={videoRef} slot="media" src={src} poster={poster} preload="metadata" playsInline aria-label={label} />
+        <video ref={videoRef} slot="media" src={src} poster={poster} preload="metadata" playsInline aria-label={label}>
+          {tracks.map((track) => (
+            <track key={track.src} kind="subtitles" src={track.src} srcLang={track.srclang} label={track.label} />
+          ))}
+        </video>
         <media-loading-indicator slot="centered-chrome" noautohide />
         <media-control-bar className="player-bar">
           <media-play-button />
@@ -30,6 +36,7 @@ export function Player({ src, label, poster, videoRef }: PlayerProps) {
           <media-time-display showduration />
           <media-mute-button />
           <media-volume-range />
+          {tracks.length > 0 && <media-captions-button />}
           <media-fullscreen-button />
         </media-control-bar>
       </media-controller>

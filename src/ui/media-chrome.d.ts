@@ -14,6 +14,7 @@ declare module "react" {
       "media-mute-button": MediaChromeElement;
       "media-volume-range": MediaChromeElement;
       "media-fullscreen-button": MediaChromeElement;
+      "media-captions-button": MediaChromeElement;
       "media-loading-indicator": MediaChromeElement & { noautohide?: boolean };
     }
   }

@@ -59,7 +59,8 @@ interface Fixture {
 }
 
 /** Path parameters that are not ids of anything a user owns. */
-const NOT_ID_PARAMS = new Set(["locale", "value", "line", "position", "order", "type"]);
+// A share token is a link anyone holding it may open (share.test.ts: unknown, revoked, private → 404).
+const NOT_ID_PARAMS = new Set(["locale", "value", "line", "position", "order", "type", "token"]);
 /** Body fields that name something a user owns. */
 const ID_FIELD = /(^|_)ids?$|Ids$|^sceneid$|^media$|^scenes$|^projects$|^media_file$|^endpoint$/;
 /** Body fields that look like ids but name nothing a user owns. */
@@ -111,6 +112,8 @@ const FIXTURES: Partial<Record<RouteName, Fixture>> = {
     bodyIds: (a, v) => [{ params: { id: a.project }, body: { name: "Cuts", scenes: [v.scene] } }],
   },
   "projects.reopen": { own: (p) => ({ params: { id: p.project } }) },
+  "projects.share": { own: (p) => ({ params: { id: p.project }, body: { privacy: "public", name: "Shared by owner" } }) },
+  "projects.unshare": { own: (p) => ({ params: { id: p.project } }) },
   "projects.timeline": { own: (p) => ({ params: { id: p.project }, query: { format: "fcpxml" } }) },
   "storyboard.get": {
     own: (p) => ({ params: { id: p.project }, body: {} }),
@@ -157,7 +160,7 @@ const idParams = (def: RouteDef) => pathParams(def).filter((p) => !NOT_ID_PARAMS
 const idFields = (name: string, def: RouteDef) => keysOf(def.body).filter((k) => ID_FIELD.test(k) && !NOT_OWNED_FIELDS.has(`${name}:${k}`));
 
 /** Routes outside the contract table that this suite calls explicitly (below). */
-const HIDDEN_COVERED = new Set([`${API_BASE}/uploads/*`, `${API_BASE}/projects/:id/downloadrender`, `${API_BASE}/files/*`, `${API_BASE}/user/email/verify/:id`]);
+const HIDDEN_COVERED = new Set([`${API_BASE}/uploads/*`, `${API_BASE}/projects/:id/downloadrender`, `${API_BASE}/files/*`, `${API_BASE}/user/email/verify/:id`, `${API_BASE}/share/:token/:file`]);
 
 /** Every path the server registered, read from Fastify's route tree. */
 function registeredPaths(): string[] {

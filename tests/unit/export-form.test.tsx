@@ -68,14 +68,15 @@ describe("the export form (SPEC §3 Export options, §5 Export, §6 tiers)", () 
     fireEvent.click(await screen.findByRole("option", { name: "Square 1:1" }));
     fireEvent.click(screen.getByRole("button", { name: "Export" }));
     await waitFor(() => expect(worker.renderProject).toHaveBeenCalledTimes(1));
-    expect(worker.renderProject).toHaveBeenCalledWith(41, true, { tier: 1, aspect: "1x1" });
+    expect(worker.renderProject).toHaveBeenCalledWith(41, true, expect.objectContaining({ tier: 1, aspect: "1x1" }));
   });
 
   it("defaults to 1080p where the plan has it and the original aspect, and says Export again when Render Ready", async () => {
     hooks.user = { video_tier: 2, ltd_tier: null, features: ["no_watermark"] };
     wrap(<ExportForm project={makeProject({ status: "Render Ready", final_render: 1, aspect: "" })} />);
     fireEvent.click(screen.getByRole("button", { name: "Export again" }));
-    await waitFor(() => expect(worker.renderProject).toHaveBeenCalledWith(41, true, { tier: 2, aspect: "" }));
+    // No aspect: crop means nothing and is not sent; the name defaults to the project's, privacy to private.
+    await waitFor(() => expect(worker.renderProject).toHaveBeenCalledWith(41, true, { tier: 2, aspect: "", name: "Team talk", description: "", privacy: "private" }));
   });
 
   it("shows the server's tier_not_allowed refusal in words", async () => {
@@ -90,6 +91,45 @@ describe("the export form (SPEC §3 Export options, §5 Export, §6 tiers)", () 
     });
   });
 
+  it("offers crop only with an aspect, starting from the project's auto crop, and sends the choice", async () => {
+    hooks.user = { video_tier: 2, ltd_tier: null, features: ["no_watermark"] };
+    wrap(<ExportForm project={makeProject({ status: "Preview Ready", aspect: "", autocrop: 1 })} />);
+    expect(screen.queryByRole("switch", { name: /Crop to fill the frame/ })).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: /Aspect/ }));
+    fireEvent.click(await screen.findByRole("option", { name: "Portrait 9:16" }));
+    const crop = screen.getByRole("switch", { name: /Crop to fill the frame/ });
+    expect((crop as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(crop);
+    expect(screen.getByText("The whole picture is kept, with bars at its sides or above and below.")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Export" }));
+    await waitFor(() => expect(worker.renderProject).toHaveBeenCalledWith(41, true, expect.objectContaining({ aspect: "9x16", crop: false })));
+  });
+
+  it("sends the video name, description and privacy, starting from what the project has", async () => {
+    hooks.user = { video_tier: 2, ltd_tier: null, features: ["no_watermark"] };
+    wrap(<ExportForm project={makeProject({ status: "Render Ready", final_render: 1, video_name: "Old title", description: "Old text", privacy: "public" })} />);
+    const name = screen.getByRole("textbox", { name: /Video name/ }) as HTMLInputElement;
+    expect(name.value).toBe("Old title");
+    expect(name.maxLength).toBe(140);
+    expect((screen.getByRole("radio", { name: /^Public/ }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.change(name, { target: { value: "  Launch day  " } });
+    fireEvent.change(screen.getByRole("textbox", { name: /Description/ }), { target: { value: "What we shipped." } });
+    fireEvent.click(screen.getByRole("radio", { name: /^Unlisted/ }));
+    fireEvent.click(screen.getByRole("button", { name: "Export again" }));
+    await waitFor(() =>
+      expect(worker.renderProject).toHaveBeenCalledWith(41, true, expect.objectContaining({ name: "Launch day", description: "What we shipped.", privacy: "unlisted" })),
+    );
+  });
+
+  it("asks for a video name instead of exporting without one", async () => {
+    hooks.user = { video_tier: 2, ltd_tier: null, features: ["no_watermark"] };
+    wrap(<ExportForm project={preview} />);
+    fireEvent.change(screen.getByRole("textbox", { name: /Video name/ }), { target: { value: "   " } });
+    fireEvent.click(screen.getByRole("button", { name: "Export" }));
+    expect(await screen.findByText("Give the video a name.")).toBeTruthy();
+    expect(worker.renderProject).not.toHaveBeenCalled();
+  });
+
   it("is not offered while the project is busy", () => {
     hooks.user = { video_tier: 2, ltd_tier: null, features: [] };
     wrap(<ExportForm project={makeProject({ status: "Final Rendering" })} />);
@@ -99,7 +139,7 @@ describe("the export form (SPEC §3 Export options, §5 Export, §6 tiers)", () 
 });
 
 describe("the worker's export (POST render with final 1)", () => {
-  it("carries the tier and aspect in the render body and mirrors the project the server answers", async () => {
+  it("carries the export options in the render body and mirrors the project the server answers", async () => {
     const db = new CutroomDb(`export-${Math.random()}`);
     const calls: { name: string; input: unknown }[] = [];
     const call = (async (name: string, input: unknown) => {
@@ -107,9 +147,12 @@ describe("the worker's export (POST render with final 1)", () => {
       return { ok: true, data: makeProject({ status: "Final Rendering", is_queued: 1 }) };
     }) as unknown as ApiCall;
     const actions = createProjectActions(db, call, vi.fn());
-    const result = await actions.renderProject(41, true, { tier: 2, aspect: "9x16" });
+    const result = await actions.renderProject(41, true, { tier: 2, aspect: "9x16", crop: false, name: "Launch", description: "Text", privacy: "unlisted" });
     expect(result.ok).toBe(true);
-    expect(calls[0]).toEqual({ name: "projects.render", input: { params: { id: 41 }, body: { final: true, tier: 2, aspect: "9x16" } } });
+    expect(calls[0]).toEqual({
+      name: "projects.render",
+      input: { params: { id: 41 }, body: { final: true, tier: 2, aspect: "9x16", crop: false, name: "Launch", description: "Text", privacy: "unlisted" } },
+    });
     expect(await db.projects.get(41)).toMatchObject({ status: "Final Rendering" });
     await db.delete();
   });

@@ -9,14 +9,15 @@ import { ExportForm } from "../preview/ExportForm";
 import { ReadyView } from "../preview/ReadyView";
 import { RenderingView } from "../preview/RenderingView";
 import { TimelineDownloads } from "../preview/TimelineDownloads";
+import { SharePanel } from "../share/SharePanel";
 import { NeedsRenderAlert } from "./NeedsRenderAlert";
 
 /**
  * The Preview & Export tab: the latest render with what the edit did, or the progress while it is made
  * (the edit screen re-fetches the project every 60 s); a finished project offers its download there. The
  * export form (resolution by the plan's tiers, aspect) starts a final render, or exports again when Render
- * Ready; "Edit elsewhere" downloads the edit as a timeline for a desktop editor. Name, description, privacy
- * and sharing are still to come (issue 13).
+ * Ready (with crop, video name, description and privacy); a finished project's share page (privacy, link, revoke);
+ * "Edit elsewhere" downloads the edit as a timeline for a desktop editor.
  */
 export function ShareTab({ project }: { project: Project }) {
   const ready = isReady(project);
@@ -28,6 +29,7 @@ export function ShareTab({ project }: { project: Project }) {
       {ready ? (
         <>
           <ReadyView project={project} highlights={highlights} showEdit={false} />
+          <SharePanel project={project} />
           <ExportForm project={project} />
           <TimelineDownloads project={project} />
         </>

@@ -2,13 +2,18 @@ import { useState } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { allowedTiers, carriesWatermark, userVideoTier, type ExportTier } from "../../../api/export-tiers";
 import type { Project, ProjectSettings } from "../../../api/projects";
+import { PROJECT_NAME_MAX } from "../../../api/limits";
+import { VIDEO_DESCRIPTION_MAX, type Privacy } from "../../../api/share";
 import { useCurrentUser } from "../../app/hooks";
 import { Button } from "../../ui/Button";
 import { RadioGroup } from "../../ui/RadioGroup";
 import { Select } from "../../ui/Select";
+import { Switch } from "../../ui/Switch";
+import { TextField } from "../../ui/TextField";
 import { toast } from "../../ui/Toast";
 import { worker } from "../../worker";
 import { failureMessage } from "../errors";
+import { PRIVACY_OPTIONS } from "../share/privacy";
 
 type AspectChoice = Exclude<ProjectSettings["aspect"], ""> | "original";
 const TIER_KEYS: Record<ExportTier, "720" | "1080" | "2160"> = { 1: "720", 2: "1080", 4: "2160" };
@@ -16,8 +21,10 @@ const TIER_OF_KEY: Record<"720" | "1080" | "2160", ExportTier> = { "720": 1, "10
 
 /**
  * SPEC §3 Export options, §5 Export: the resolution (only the tiers the user's plan has, the server's rule in
- * api/export-tiers.ts) and the aspect of a final render; Export asks the server for it, and the tab then shows
- * the rendering progress. Render Ready projects offer it as "Export again".
+ * api/export-tiers.ts), the aspect with crop (fill it by cropping, or fit with bars; only with an aspect), the
+ * video's name (the download's file name and the share page's title), its description (the share page's text) and
+ * the share page's privacy. Export asks the server for a final render with all of them, and the tab then shows the
+ * rendering progress. Render Ready projects offer it as "Export again".
  */
 export function ExportForm({ project }: { project: Project }) {
   const { t, i18n } = useLingui();
@@ -25,6 +32,11 @@ export function ExportForm({ project }: { project: Project }) {
   const tiers = user ? allowedTiers(userVideoTier(user)) : [];
   const [tierKey, setTierKey] = useState<"720" | "1080" | "2160" | null>(null);
   const [aspect, setAspect] = useState<AspectChoice>(project.aspect || "original");
+  const [crop, setCrop] = useState(project.autocrop === 1);
+  const [name, setName] = useState(project.video_name || project.name);
+  const [description, setDescription] = useState(project.description ?? "");
+  const [privacy, setPrivacy] = useState<Privacy>(project.privacy ?? "private");
+  const [nameError, setNameError] = useState<string | undefined>();
   const [pending, setPending] = useState(false);
   if (!user || (project.status !== "Preview Ready" && project.status !== "Render Ready")) return null;
 
@@ -34,8 +46,18 @@ export function ExportForm({ project }: { project: Project }) {
   const again = project.status === "Render Ready";
 
   const submit = async () => {
+    if (!name.trim()) return setNameError(t`Give the video a name.`);
+    setNameError(undefined);
     setPending(true);
-    const result = await worker.renderProject(project.id, true, { tier: TIER_OF_KEY[chosenKey], aspect: aspect === "original" ? "" : aspect });
+    const result = await worker.renderProject(project.id, true, {
+      tier: TIER_OF_KEY[chosenKey],
+      aspect: aspect === "original" ? "" : aspect,
+      // Crop only means something with an aspect (SPEC §2 Share and export page).
+      ...(aspect === "original" ? {} : { crop }),
+      name: name.trim(),
+      description: description.trim(),
+      privacy,
+    });
     setPending(false);
     if (!result.ok) toast({ variant: "danger", title: t`Could not start the export`, description: failureMessage(i18n, result.failure) });
   };
@@ -68,9 +90,43 @@ export function ExportForm({ project }: { project: Project }) {
           { id: "1x1", label: t`Square 1:1` },
         ]}
       />
+      {aspect !== "original" && (
+        <Switch isSelected={crop} onChange={setCrop} description={crop ? t`The picture fills the frame; its edges are cropped, following the faces you framed.` : t`The whole picture is kept, with bars at its sides or above and below.`}>
+          <Trans>Crop to fill the frame</Trans>
+        </Switch>
+      )}
       <p className="field-description">
         <Trans>Cutroom never upscales: a smaller source stays at its own size.</Trans>
       </p>
+      <TextField
+        label={t`Video name`}
+        name="video-name"
+        value={name}
+        onChange={(value) => {
+          setName(value);
+          if (value.trim()) setNameError(undefined);
+        }}
+        maxLength={PROJECT_NAME_MAX}
+        isRequired
+        errorMessage={nameError}
+        description={t`The file name of the download and the title of the share page.`}
+      />
+      <TextField
+        label={t`Description`}
+        name="video-description"
+        multiline
+        value={description}
+        onChange={setDescription}
+        maxLength={VIDEO_DESCRIPTION_MAX}
+        description={t`Shown under the video on the share page.`}
+      />
+      <RadioGroup<Privacy>
+        label={t`Who can watch the share page`}
+        name="privacy"
+        value={privacy}
+        onChange={setPrivacy}
+        options={PRIVACY_OPTIONS.map((o) => ({ id: o.id, label: i18n._(o.label), description: i18n._(o.description) }))}
+      />
       {carriesWatermark(user) && (
         <p className="field-description">
           <Trans>On your plan the exported video carries the Cutroom watermark.</Trans>

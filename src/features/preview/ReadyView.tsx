@@ -11,7 +11,8 @@ import { ShareButton } from "./ShareButton";
 
 /**
  * Preview Ready / Render Ready: the player, what the edit did, Edit project (not when Render Ready, nor
- * where the edit screen already shows it), Share, and Remove watermark for free users.
+ * where the edit screen already shows it), Share (to the Preview & Export tab, not shown on it), and Remove
+ * watermark for free users.
  */
 export function ReadyView({ project, highlights, showEdit = true }: { project: Project; highlights: HighlightsRow | null | undefined; showEdit?: boolean }) {
   const { t } = useLingui();
@@ -30,7 +31,8 @@ export function ReadyView({ project, highlights, showEdit = true }: { project: P
         <div className="preview-actions">
           {showEdit && project.status !== "Render Ready" && <EditProjectButton projectId={project.id} />}
           <DownloadButton project={project} />
-          <ShareButton />
+          {/* On the Preview & Export tab itself the share panel is below. */}
+          {showEdit && <ShareButton projectId={project.id} />}
           {user && user.video_tier < 1 && config && (
             <a className="btn btn-primary" href={config.links.pricing} target="_blank" rel="noopener noreferrer">
               <Trans>Remove watermark</Trans>

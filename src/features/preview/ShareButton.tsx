@@ -1,21 +1,24 @@
-import { Trans, useLingui } from "@lingui/react/macro";
+import { useState } from "react";
+import { Trans } from "@lingui/react/macro";
+import { useNavigate } from "@tanstack/react-router";
 import { Button } from "../../ui/Button";
-import { toast } from "../../ui/Toast";
+import { preloadStoryboard } from "../edit/preload";
 
-/** Copies this page's link for sharing; if the clipboard is not allowed, the toast shows the link. */
-export function ShareButton() {
-  const { t } = useLingui();
+/**
+ * The preview's Share (SPEC §2 Project preview): opens the Preview & Export tab (/projects/{id}/share), where the
+ * export form and the share page are, once the first 25 scenes are preloaded like Edit project.
+ */
+export function ShareButton({ projectId }: { projectId: number }) {
+  const navigate = useNavigate();
+  const [pending, setPending] = useState(false);
   async function share() {
-    const link = window.location.href;
-    try {
-      await navigator.clipboard.writeText(link);
-      toast({ variant: "success", title: t`Link copied`, description: link });
-    } catch {
-      toast({ variant: "info", title: t`Copy this link to share`, description: link });
-    }
+    setPending(true);
+    await preloadStoryboard(projectId);
+    setPending(false);
+    void navigate({ to: "/projects/$id/share", params: { id: projectId } });
   }
   return (
-    <Button variant="secondary" onPress={() => void share()}>
+    <Button variant="secondary" onPress={() => void share()} isPending={pending}>
       <svg className="icon" viewBox="0 0 24 24" aria-hidden="true">
         <path d="M4 12v7h16v-7M12 3v12M7 8l5-5 5 5" />
       </svg>
