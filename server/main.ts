@@ -86,7 +86,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   };
   const library = createLibrary({ db, store, uploads, accounts, links, scenes, enqueueIngest });
   const shares = shareTokens(secret);
-  const projects = createProjects({ db, queue, links, shares, isPaid: accounts.isPaid, renderRights: accounts.renderRights, mustBeVerified: accounts.mustBeVerified, library, store, quotas: accounts.quotas });
+  const projects = createProjects({ db, queue, links, shares, isPaid: accounts.isPaid, renderRights: accounts.renderRights, mustBeVerified: accounts.mustBeVerified, library, store, quotas: accounts.quotas, concurrency: config.jobs.concurrency });
   const edits = createStoryboardEdits({ db, scenes, projects });
   // Web Push (issue 5): VAPID keys made on first start; the log is bound late, like the mailer's.
   const vapid = config.push.mode === "off" ? null : await loadVapidKeys(db);

@@ -12,6 +12,7 @@ import { createDownloadActions } from "./downloads";
 import { createShareActions } from "./share";
 import { createTimelineActions } from "./timelines";
 import { createUploader } from "./uploads";
+import { createProgressStream } from "./progress";
 import type { ProjectDraftRow, UploadRole, UploadRow } from "../src/db";
 import type { Result } from "./status";
 
@@ -32,6 +33,16 @@ export function createActions(db: CutroomDb, call: ApiCall) {
   const scenes = createSceneActions(db, call, outbox);
   const projects = createProjectActions(db, ordered, scenes.loadStoryboard);
   const drafts = createDrafts(db, call, projects.refreshProject);
+  // Issue 13: live progress; a render that ends reloads its project and "What Cutroom did".
+  const progress = createProgressStream({
+    db,
+    getToken: async () => (await db.auth.get("token"))?.token,
+    onSettled: async (id, settled) => {
+      const result = await projects.refreshProject(id);
+      const status = result.ok ? result.data.status : settled.status;
+      if (status === "Preview Ready" || status === "Render Ready") await projects.refreshHighlights(id);
+    },
+  });
   const uploader = createUploader(db, call, async () => (await db.auth.get("token"))?.token);
   /** An upload ended one way or another: a scheduled project may now be complete. */
   const upload = (id: string) => uploader.start(id).then(() => drafts.advanceAll());
@@ -44,6 +55,9 @@ export function createActions(db: CutroomDb, call: ApiCall) {
     ...createDownloadActions(async () => (await db.auth.get("token"))?.token),
     ...createShareActions(db, ordered),
     ...createTimelineActions(async () => (await db.auth.get("token"))?.token),
+
+    /** The app's wish for live progress: some project is busy and the page is visible and online (issue 13). */
+    watchProgress: (on: boolean) => progress.setWanted(on),
 
     /** Loads the server's public set-up and, when signed in, the user. Works offline from the mirror. */
     async boot(): Promise<void> {

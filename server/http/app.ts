@@ -30,6 +30,8 @@ import { registerStaticApp } from "./static";
 import { publicRoutes } from "./resources/public";
 import { userRoutes } from "./resources/user";
 import { pushRoutes } from "./resources/push";
+import { eventRoutes } from "./resources/events";
+import { createProgressHub } from "../services/progress-hub";
 import { registerIdempotency } from "./idempotency";
 import type { Push } from "../services/push";
 import type { Sharing } from "../services/sharing";
@@ -133,6 +135,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
     },
   };
+  // Progress streams (issue 13) end before the server closes, or close would wait for them.
+  const progressHub = createProgressHub({ db: deps.db, concurrency: config.jobs.concurrency, log: (message, fields) => app.log.warn(fields ?? {}, message) });
+  app.addHook("preClose", () => progressHub.close());
   await app.register(
     async (api) => {
       const hooks = {
@@ -153,6 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       timelineRoutes(api, hooks, deps);
       sceneRoutes(api, hooks, deps.scenes);
       pushRoutes(api, hooks, deps.push);
+      eventRoutes(api, hooks, progressHub);
       fileRoutes(api, deps);
       shareRoutes(api, hooks, deps);
     },

@@ -303,6 +303,9 @@ export function createPipeline(deps: PipelineDeps) {
       const project = await mustProject(projectId);
       // The render request sets these; any other status means this render already finished.
       if (!ONCE_STARTED.render.includes(project.status)) return removeUnlinkedRenders(project);
+      // Claimed: out of the queue and rendering. The request set is_queued, and it stayed 1 until the end,
+      // so the app said "Waiting in the queue" for the whole render (issue 13).
+      await updateProject(db, projectId, { is_queued: 0, working_progress: 1 });
       await renderPreview(project, ctx, 1, final, { tier, aspect, watermark, crop });
     },
 

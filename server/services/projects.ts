@@ -15,6 +15,7 @@ import type { Privacy } from "../../api/share";
 import type { FileStore } from "../storage/local";
 import type { Library } from "./library";
 import { DomainError, mustNotBeFinished, notFound } from "./errors";
+import { queueEstimates } from "./progress";
 
 export const PROJECTS_PAGE_SIZE = 20;
 const TIER_NAMES: Record<ExportTier, string> = { 1: "720p", 2: "1080p", 4: "4k" };
@@ -52,6 +53,8 @@ export interface ProjectsDeps {
   store: Pick<FileStore, "remove">;
   /** What the user has left of the plan: a new project is charged its processing minutes. */
   quotas: (userId: number) => Promise<{ processingMinutes: number }>;
+  /** The job runner's slots (JOB_CONCURRENCY), for a queued project's time left; 1 when not told. */
+  concurrency?: number;
   /** Share links (SPEC §6): the owner sees the project's link, derived from its stored nonce. */
   shares: ShareTokens;
 }
@@ -206,7 +209,9 @@ export function createProjects(deps: ProjectsDeps) {
 
     async list(userId: number, page: number) {
       const { rows, total } = await listProjects(db, userId, page, PROJECTS_PAGE_SIZE);
-      return { data: rows.map(toProject), current_page: page, last_page: Math.max(1, Math.ceil(total / PROJECTS_PAGE_SIZE)), total };
+      // Busy ones with their queue position and time left (issue 13), as GET /projects/{id} gives them.
+      const estimates = await queueEstimates(db, rows, { concurrency: deps.concurrency ?? 1 });
+      return { data: rows.map((row) => ({ ...toProject(row), ...estimates.get(row.id) })), current_page: page, last_page: Math.max(1, Math.ceil(total / PROJECTS_PAGE_SIZE)), total };
     },
 
     async count(userId: number) {
@@ -214,7 +219,11 @@ export function createProjects(deps: ProjectsDeps) {
       return { count: total };
     },
 
-    get: async (userId: number, id: number) => toProject(await mustFind(userId, id)),
+    /** With its queue position and time left while busy (issue 13), so the 60 s poll shows them too. */
+    async get(userId: number, id: number): Promise<Project> {
+      const row = await mustFind(userId, id);
+      return { ...toProject(row), ...(await queueEstimates(db, [row], { concurrency: deps.concurrency ?? 1 })).get(row.id) };
+    },
 
     /** What the automatic edit did: flags come from what the render applied, not from what was asked. */
     async highlights(userId: number, id: number) {

@@ -5,6 +5,7 @@ import { useCurrentUser } from "./hooks";
 import { LeftMenu } from "./LeftMenu";
 import { TopBar } from "./TopBar";
 import { takeDeliberateSignOut } from "./session";
+import { useProgressStream } from "./progress-stream";
 
 /** The signed-in frame. Leaves for /login the moment the stored user goes away (logout, 401). */
 export function Shell() {
@@ -12,6 +13,7 @@ export function Shell() {
   const navigate = useNavigate();
   const router = useRouter();
   const leaving = useRef(false);
+  useProgressStream();
 
   useEffect(() => {
     if (leaving.current || user === undefined) return;

@@ -29,7 +29,11 @@ export type MetaRow =
   | { key: `library:${LibraryTab}:${string}`; value: LibraryListMeta }
   | { key: `libraryScenes:${number}:${string}`; value: LibraryListMeta }
   /** Whether the last call reached the server (with navigator.onLine, the storyboard's offline indicator). */
-  | { key: "connection"; value: { reachable: boolean; at: string } };
+  | { key: "connection"; value: { reachable: boolean; at: string } }
+  /** The progress stream (issue 13): live while events arrive; otherwise the screens' 60 s poll is what updates. */
+  | { key: "progressStream"; value: { state: ProgressStreamState; at: string } };
+
+export type ProgressStreamState = "live" | "retrying" | "off";
 
 /** How much of a project's storyboard the mirror holds (25 scenes first, then 250 at a time). */
 export interface StoryboardMeta {

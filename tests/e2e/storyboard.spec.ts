@@ -254,7 +254,8 @@ test("a full editing session: text, splits, merges, trim, hide, reorder, overlay
     expect((await api.get(`/projects/${projectId}`)).needs_render).toBe(1);
     await expect(page.getByText("This project has changes that are not in the preview.")).toBeVisible();
     await page.getByRole("button", { name: "Render now" }).click();
-    await expect(page).toHaveURL(new RegExp(`/projects/${projectId}/preview$`));
+    // The Preview & Export tab, with the edit tabs still there (issue 13).
+    await expect(page).toHaveURL(new RegExp(`/projects/${projectId}/share$`));
     const ready = page.getByRole("heading", { name: "What Cutroom did" });
     await expect(page.getByRole("progressbar", { name: "Progress" })).toBeVisible();
     // The render runs real ffmpeg (after the clips project's own render): the one slow step.

@@ -69,7 +69,7 @@ describe("the needs-render alert (SPEC §2 Storyboard, §4)", () => {
     fireEvent.click(screen.getByRole("button", { name: "Render now" }));
     await act(async () => {});
     expect(worker.renderNow).toHaveBeenCalledWith(41);
-    expect(navigate).toHaveBeenCalledWith({ to: "/projects/$id/preview", params: { id: 41 } });
+    expect(navigate).toHaveBeenCalledWith({ to: "/projects/$id/share", params: { id: 41 } });
   });
 });
 

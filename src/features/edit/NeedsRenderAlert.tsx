@@ -17,7 +17,7 @@ export const isLocked = (project: Project) => isBusy(project) || isFinished(proj
 
 /**
  * SPEC §2 Storyboard, §4 Needs-render: edits that are not in the preview yet, and Render now — the raw
- * render first when there is none, then a preview render (final false), then the preview page.
+ * render first when there is none, then a preview render (final false), then the Preview & Export tab.
  */
 export function NeedsRenderAlert({ project }: { project: Project }) {
   const { t, i18n } = useLingui();
@@ -33,7 +33,8 @@ export function NeedsRenderAlert({ project }: { project: Project }) {
     if (result.ok) {
       // The first render is the moment a "tell me when it is done" offer makes sense.
       void offerPushOnce();
-      void navigate({ to: "/projects/$id/preview", params: { id: project.id } });
+      // The Preview & Export tab: the progress, then the preview, with the edit tabs kept (issue 13).
+      void navigate({ to: "/projects/$id/share", params: { id: project.id } });
     } else toast({ variant: "danger", title: t`Could not start the render`, description: failureMessage(i18n, result.failure) });
   }
 

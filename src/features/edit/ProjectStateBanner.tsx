@@ -1,14 +1,12 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useState } from "react";
 import type { Project } from "../../../api/projects";
-import { formatPercent } from "../../lib/format";
-import { displayedProgress } from "../../lib/progress";
 import { projectState } from "../../lib/project-state";
 import { Button, Spinner } from "../../ui/Button";
-import { ProgressBar } from "../../ui/ProgressBar";
 import { toast } from "../../ui/Toast";
 import { worker } from "../../worker";
 import { codeMessage, failureMessage } from "../errors";
+import { ProgressDetails, ProgressTitle, useLiveProgress } from "../progress/ProgressDetails";
 
 /**
  * Why the storyboard cannot be edited right now: the project is being made or rendered (with its
@@ -18,6 +16,7 @@ export function ProjectStateBanner({ project }: { project: Project }) {
   const { t, i18n } = useLingui();
   const [pending, setPending] = useState(false);
   const state = projectState(project);
+  const live = useLiveProgress();
 
   async function reopen() {
     setPending(true);
@@ -27,18 +26,22 @@ export function ProjectStateBanner({ project }: { project: Project }) {
   }
 
   if (state === "busy" || state === "queued") {
-    const progress = displayedProgress(project.working_progress, project.working_progress_raw);
     return (
-      <div className="card edit-banner" role="status">
+      <div className="card edit-banner">
         <div className="rendering-head">
           <Spinner />
           <p className="edit-banner-title">
-            {state === "queued" ? <Trans>Waiting in the queue</Trans> : <Trans>Cutroom is working on this project</Trans>}
+            <ProgressTitle project={project} />
           </p>
         </div>
-        <ProgressBar label={t`Progress`} value={progress} valueLabel={formatPercent(progress, i18n.locale)} />
-        <p className="muted">
-          <Trans>The storyboard is read-only until this has finished. This page updates every minute.</Trans>
+        <ProgressDetails project={project} />
+        {/* Issue 13: the storyboard stays on screen, read-only, and says why (as Render Ready does). */}
+        <p className="muted" role="status">
+          {live ? (
+            <Trans>The storyboard is read-only until this has finished. This page follows the progress as it moves.</Trans>
+          ) : (
+            <Trans>The storyboard is read-only until this has finished. This page updates every minute.</Trans>
+          )}
         </p>
       </div>
     );

@@ -1,11 +1,9 @@
-import { Trans, useLingui } from "@lingui/react/macro";
+import { Trans } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
 import type { Project } from "../../../api/projects";
-import { formatPercent } from "../../lib/format";
-import { displayedProgress } from "../../lib/progress";
 import { projectState } from "../../lib/project-state";
 import { Spinner } from "../../ui/Button";
-import { ProgressBar } from "../../ui/ProgressBar";
+import { ProgressDetails, ProgressTitle, useLiveProgress } from "../progress/ProgressDetails";
 
 function BackToProjects() {
   return (
@@ -15,10 +13,10 @@ function BackToProjects() {
   );
 }
 
-/** Any status but ready: progress while the project is made, or why it stopped. */
+/** Any status but ready: progress while the project waits, is made or renders (live, issue 13), or why it stopped. */
 export function RenderingView({ project }: { project: Project }) {
-  const { t, i18n } = useLingui();
   const state = projectState(project);
+  const live = useLiveProgress();
   if (state === "failed") {
     return (
       <div className="card rendering-card">
@@ -39,16 +37,21 @@ export function RenderingView({ project }: { project: Project }) {
       </div>
     );
   }
-  const progress = displayedProgress(project.working_progress, project.working_progress_raw);
   return (
     <div className="card rendering-card">
       <div className="rendering-head">
         <Spinner />
-        <h2 className="section-title">{state === "queued" ? <Trans>Waiting in the queue</Trans> : <Trans>Creating your project</Trans>}</h2>
+        <h2 className="section-title">
+          <ProgressTitle project={project} />
+        </h2>
       </div>
-      <ProgressBar label={t`Progress`} value={progress} valueLabel={formatPercent(progress, i18n.locale)} />
+      <ProgressDetails project={project} />
       <p className="muted">
-        <Trans>This takes a few minutes. You can leave this page: the project carries on, and this page updates every minute.</Trans>
+        {live ? (
+          <Trans>You can leave this page: the project carries on, and this page follows it as it moves.</Trans>
+        ) : (
+          <Trans>This takes a few minutes. You can leave this page: the project carries on, and this page updates every minute.</Trans>
+        )}
       </p>
     </div>
   );

@@ -1,4 +1,4 @@
-import { Trans, useLingui } from "@lingui/react/macro";
+import { Plural, Trans, useLingui } from "@lingui/react/macro";
 import type { Project } from "../../../api/projects";
 import { track } from "../../lib/analytics";
 import { formatDate, formatDuration, formatPercent } from "../../lib/format";
@@ -51,7 +51,14 @@ export function ProjectCard({ project }: { project: Project }) {
       )}
       {state === "queued" && (
         <p className="muted">
-          <Trans>Starts when earlier projects finish.</Trans>
+          {/* Issue 13: the position the server measured, when it has one. */}
+          {project.queue_ahead == null ? (
+            <Trans>Starts when earlier projects finish.</Trans>
+          ) : project.queue_ahead === 0 ? (
+            <Trans>Yours is next in the queue.</Trans>
+          ) : (
+            <Plural value={project.queue_ahead} one="# project ahead of yours" other="# projects ahead of yours" />
+          )}
         </p>
       )}
       {state === "failed" && (

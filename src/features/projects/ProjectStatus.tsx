@@ -3,6 +3,7 @@ import type { MessageDescriptor } from "@lingui/core";
 import { useLingui } from "@lingui/react/macro";
 import type { Project } from "../../../api/projects";
 import { projectState, type ProjectState } from "../../lib/project-state";
+import { progressPhase } from "../../lib/progress-phase";
 
 const STATE_LABELS: Record<ProjectState, MessageDescriptor> = {
   deleted: msg`Deleted`,
@@ -14,9 +15,13 @@ const STATE_LABELS: Record<ProjectState, MessageDescriptor> = {
   failed: msg`Failed`,
 };
 
+const RENDERING_LABEL = msg`Rendering`;
+
 /** The project's state as a coloured label. */
 export function ProjectStatusBadge({ project }: { project: Pick<Project, "deleted_at" | "is_queued" | "status"> }) {
   const { i18n } = useLingui();
   const state = projectState(project);
-  return <span className={`status-badge status-${state}`}>{i18n._(STATE_LABELS[state])}</span>;
+  // A busy project that renders says so (issue 13), not "Creating project".
+  const label = progressPhase(project) === "rendering" ? RENDERING_LABEL : STATE_LABELS[state];
+  return <span className={`status-badge status-${state}`}>{i18n._(label)}</span>;
 }
