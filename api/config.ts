@@ -20,6 +20,8 @@ export const PublicConfig = z.object({
   betaHost: z.boolean(),
   /** Web Push: the VAPID public key to subscribe with; null when this server sends no pushes. */
   push: z.object({ vapidPublicKey: z.string().nullable() }),
+  /** Video-site export: false when the server has no YouTube credentials (the app says it is temporarily unavailable). */
+  youtube: z.object({ available: z.boolean() }).optional(),
 });
 export type PublicConfig = z.infer<typeof PublicConfig>;
 

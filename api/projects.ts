@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MediaLanguage } from "./locales";
 import { PROJECT_NAME_MAX } from "./limits";
+import { ErrorCode } from "./errors";
 import { Privacy, VideoDescription, VideoName } from "./share";
 
 /** Statuses of SPEC §4. Busy ones show as "creating" with progress. */
@@ -73,6 +74,10 @@ export const Project = ProjectSettings.extend({
   /** The size of the render at export_url (a final render's follows the tier asked for, never above the source). */
   export_width: z.number().int().nullable().optional(),
   export_height: z.number().int().nullable().optional(),
+  /** SPEC §3 outputs: the video-site export (null, 'exporting' or 'done'), the video's address, and why the last one failed. */
+  youtube_export: z.enum(["exporting", "done"]).nullable().optional(),
+  youtubeUrl: z.string().nullable().optional(),
+  youtube_error: ErrorCode.nullable().optional(),
   /** Issue 13 progress (api/progress.ts QueueEstimate): while waiting, how many projects the runner starts first. */
   queue_ahead: z.number().int().min(0).nullable().optional(),
   /** Issue 13 progress: seconds until done, only when measured; null without a basis. */

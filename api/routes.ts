@@ -3,6 +3,7 @@ import { route } from "./route";
 import { CaptchaChallenge, PublicConfig } from "./config";
 import { Locale } from "./locales";
 import { TimelineFile, TimelineQuery } from "./timelines";
+import { VideoSiteExportBody, YoutubeConnection, YoutubeConnectLink } from "./youtube";
 import { ShareBody, SharePage, ShareToken } from "./share";
 import { PushSubscribeBody, PushSubscriptionInfo, PushUnsubscribeBody, PushUnsubscribed } from "./push";
 import { Plan, PlanInterval } from "./plans";
@@ -109,6 +110,12 @@ export const routes = {
   "scenes.trim": route({ method: "PUT", path: "/scenes/:id/trim", auth: "user", summary: "Move the trim markers", params: SceneId, body: TrimBody, response: Scene }),
   "scenes.removeOverlay": route({ method: "DELETE", path: "/scenes/:id/overscene", auth: "user", summary: "Take the overlay off a scene", params: SceneId, response: Scene }),
   "scenes.duplicate": route({ method: "POST", path: "/scenes/:id/duplicate", auth: "user", summary: "Duplicate a scene after itself", params: SceneId, response: Scenes }),
+
+  // Video-site export (SPEC §7, issue 13): the OAuth link to YouTube, and the upload of a finished video.
+  "youtube.status": route({ method: "GET", path: "/user/youtube", auth: "user", summary: "Whether YouTube export is available on this server and connected for the user", response: YoutubeConnection }),
+  "youtube.connect": route({ method: "GET", path: "/user/youtube/connect", auth: "user", summary: "The Google consent page to open (OAuth 2 with PKCE); the callback stores the connection", response: YoutubeConnectLink }),
+  "youtube.disconnect": route({ method: "GET", path: "/user/youtube/disconnect", auth: "user", summary: "Revoke Cutroom's access at Google and forget the tokens", response: YoutubeConnection, mutation: true }),
+  "projects.shareYoutube": route({ method: "POST", path: "/projects/:id/share/youtube", auth: "user", summary: "Upload the finished video to the user's YouTube channel (title, description, privacy)", params: ProjectId, body: VideoSiteExportBody, response: Project }),
 
   "push.subscribe": route({ method: "POST", path: "/push/subscriptions", auth: "user", summary: "Keep this browser's push subscription for render notifications", body: PushSubscribeBody, response: PushSubscriptionInfo, status: 201 }),
   "push.unsubscribe": route({ method: "DELETE", path: "/push/subscriptions", auth: "user", summary: "Forget one of the user's push subscriptions", body: PushUnsubscribeBody, response: PushUnsubscribed }),

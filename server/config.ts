@@ -47,6 +47,18 @@ const EnvSchema = z.object({
   PUSH: z.enum(["webpush", "outbox", "off"]).default("webpush"),
   /** 1 lets subscriptions point at loopback or private addresses (a local push service in tests). */
   PUSH_PRIVATE_ENDPOINTS: z.enum(["0", "1"]).default("0"),
+  /** Video-site export (YouTube Data API v3): on when both are set. */
+  YOUTUBE_CLIENT_ID: z.string().optional(),
+  YOUTUBE_CLIENT_SECRET: z.string().optional(),
+  /** Encrypts the stored YouTube tokens (AES-256-GCM); default: derived from APP_SECRET (or the generated one). */
+  YOUTUBE_TOKEN_KEY: z.string().min(32).optional(),
+  /** Google's endpoints; tests point them at a local server that speaks the same protocol. */
+  YOUTUBE_AUTH_URL: z.string().url().default("https://accounts.google.com/o/oauth2/v2/auth"),
+  YOUTUBE_TOKEN_URL: z.string().url().default("https://oauth2.googleapis.com/token"),
+  YOUTUBE_REVOKE_URL: z.string().url().default("https://oauth2.googleapis.com/revoke"),
+  YOUTUBE_API_BASE: z.string().url().default("https://www.googleapis.com"),
+  /** Bytes per resumable-upload request: a multiple of 256 KiB, as YouTube requires. */
+  YOUTUBE_CHUNK_BYTES: z.coerce.number().int().min(262_144).multipleOf(262_144).default(8 * 1_048_576),
   VAPID_SUBJECT: z
     .string()
     .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, "must be a mailto: address or an https: URL")
@@ -108,6 +120,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     sunsetRedirectUrl: e.SUNSET_REDIRECT_URL ?? null,
     betaHost: e.BETA_HOST,
+    youtube:
+      e.YOUTUBE_CLIENT_ID && e.YOUTUBE_CLIENT_SECRET
+        ? {
+            clientId: e.YOUTUBE_CLIENT_ID,
+            clientSecret: e.YOUTUBE_CLIENT_SECRET,
+            tokenKey: e.YOUTUBE_TOKEN_KEY ?? null,
+            authUrl: e.YOUTUBE_AUTH_URL,
+            tokenUrl: e.YOUTUBE_TOKEN_URL,
+            revokeUrl: e.YOUTUBE_REVOKE_URL,
+            apiBase: e.YOUTUBE_API_BASE.replace(/\/$/, ""),
+            chunkBytes: e.YOUTUBE_CHUNK_BYTES,
+          }
+        : null,
     push: {
       mode: e.PUSH,
       outboxDir: path.join(dataDir, "push-outbox"),

@@ -26,6 +26,9 @@ import { registerInstance } from "./jobs/instances";
 import { LIBRARY_RECOVERY_MARGIN_MS, recoverLibraryAdds } from "./services/library-recovery";
 import { setChildRegistry, sweepStaleChildren } from "./media/children";
 import { createPipeline } from "./jobs/pipeline";
+import { createVideoSiteExport } from "./jobs/video-site-export";
+import { createYoutube } from "./services/youtube";
+import { youtubeSealer } from "./services/youtube/cipher";
 import { localFileStore } from "./storage/local";
 
 export interface Server {
@@ -97,10 +100,24 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     : webPushSender({ vapid, subject: config.push.vapidSubject, agent: overrides.pushAgent });
   const push = createPush({ db, sender: pushSender, i18n, log: pushLog, privateEndpoints: config.push.privateEndpoints });
   const sharing = createSharing({ db, secret, shares, toProject: projects.toProject });
-  const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, edits, uploads, links, store, push, sharing, vapidPublicKey: vapid?.publicKey ?? null });
+  // Video-site export (issue 13): tokens sealed with YOUTUBE_TOKEN_KEY, else a key derived from the app secret.
+  const youtubeSeal = youtubeSealer(config.youtube?.tokenKey ?? secret);
+  const youtube = createYoutube({
+    db,
+    config: config.youtube,
+    publicUrl: config.publicUrl,
+    sealer: youtubeSeal,
+    queue,
+    isPaid: accounts.isPaid,
+    mustBeVerified: accounts.mustBeVerified,
+    toProject: projects.toProject,
+    log: { warn: (fields, message) => app.log.warn(fields, message) },
+  });
+  const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, edits, uploads, links, store, push, sharing, youtube, i18n, vapidPublicKey: vapid?.publicKey ?? null });
   mailer ??= config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(config.outboxDir, config.mailFrom, app.log);
 
   const tmpDir = path.join(config.dataDir, "tmp");
+  const videoSiteExport = createVideoSiteExport({ db, store, youtube, sealer: youtubeSeal, chunkBytes: config.youtube?.chunkBytes ?? 8 * 1_048_576 });
   const pipeline = createPipeline({ db, store, log: app.log, onRenderDone: push.notifyRender, tmpDir });
   // Issue 12 items 4 and 9: what a killed predecessor left (its ffmpeg children, half-written
   // outputs, render scratch folders) goes before this runner claims any job.
@@ -124,10 +141,11 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     margin = LIBRARY_RECOVERY_MARGIN_MS;
     clearTimeout(recoveryTimer);
     recoveryTimer = setTimeout(() => void recover(), 2 * LIBRARY_RECOVERY_MARGIN_MS).unref();
-    await queue.start(pipeline.handlers, {
+    await queue.start({ ...pipeline.handlers, "export-video-site": videoSiteExport.handler }, {
       concurrency: config.jobs.concurrency,
       leaseMs: config.jobs.leaseMs,
-      onFailed: (job) => pipeline.onFailed(job),
+      // A failed video-site export ends that export (the project stays Render Ready), unlike a failed render.
+      onFailed: (job) => (job.type === "export-video-site" ? videoSiteExport.onFailed(job) : pipeline.onFailed(job)),
       log: (message, fields) => app.log.info(fields ?? {}, message),
     });
   };

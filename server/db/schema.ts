@@ -76,6 +76,25 @@ export interface Database {
   jobs: JobsTable;
   idempotency_keys: IdempotencyKeysTable;
   push_subscriptions: PushSubscriptionsTable;
+  youtube_connections: YoutubeConnectionsTable;
+  youtube_auth_requests: YoutubeAuthRequestsTable;
+}
+
+/** A user's YouTube link (migration 0016): `tokens` is sealed JSON { access_token, refresh_token, expires_at }. */
+export interface YoutubeConnectionsTable {
+  user_id: number;
+  tokens: string;
+  channel: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An OAuth request waiting for Google's answer: the state is kept hashed, the PKCE verifier sealed. */
+export interface YoutubeAuthRequestsTable {
+  state_hash: string;
+  user_id: number;
+  verifier: string;
+  expires_at: string;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -156,6 +175,11 @@ export interface ProjectsTable {
   /** The export form's video name (null: the project's name) and description. */
   video_name: Generated<string | null>;
   description: Generated<string>;
+  /** Video-site export (migration 0016): null, 'exporting' or 'done'; the uploaded video; the last failure's code; the upload in progress (sealed JSON). */
+  youtube_export: Generated<string | null>;
+  youtube_video_id: Generated<string | null>;
+  youtube_error: Generated<string | null>;
+  youtube_upload: Generated<string | null>;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;

@@ -30,6 +30,9 @@ import { registerStaticApp } from "./static";
 import { publicRoutes } from "./resources/public";
 import { userRoutes } from "./resources/user";
 import { pushRoutes } from "./resources/push";
+import { youtubeRoutes } from "./resources/youtube";
+import type { Youtube } from "../services/youtube";
+import type { I18n } from "@lingui/core";
 import { eventRoutes } from "./resources/events";
 import { createProgressHub } from "../services/progress-hub";
 import { registerIdempotency } from "./idempotency";
@@ -50,6 +53,9 @@ export interface AppDeps {
   links: FileLinks;
   store: FileStore;
   push: Push;
+  /** Video-site export (issue 13), and the server's translations for the page its OAuth callback shows. */
+  youtube: Youtube;
+  i18n: (locale: string) => I18n;
   sharing: Sharing;
   /** Served in GET /config; null when PUSH=off. */
   vapidPublicKey: string | null;
@@ -158,6 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       timelineRoutes(api, hooks, deps);
       sceneRoutes(api, hooks, deps.scenes);
       pushRoutes(api, hooks, deps.push);
+      youtubeRoutes(api, hooks, deps.youtube, deps.i18n);
       eventRoutes(api, hooks, progressHub);
       fileRoutes(api, deps);
       shareRoutes(api, hooks, deps);

@@ -15,6 +15,7 @@ import type { Privacy } from "../../api/share";
 import type { FileStore } from "../storage/local";
 import type { Library } from "./library";
 import { DomainError, mustNotBeFinished, notFound } from "./errors";
+import { youtubeWatchUrl } from "./youtube/watch-url";
 import { queueEstimates } from "./progress";
 
 export const PROJECTS_PAGE_SIZE = 20;
@@ -100,6 +101,9 @@ export function createProjects(deps: ProjectsDeps) {
       needs_render: bit(row.needs_render),
       export_width: row.export_width ?? null,
       export_height: row.export_height ?? null,
+      youtube_export: row.youtube_export === "exporting" || row.youtube_export === "done" ? row.youtube_export : null,
+      youtubeUrl: row.youtube_video_id ? youtubeWatchUrl(row.youtube_video_id) : null,
+      youtube_error: (row.youtube_error as Project["youtube_error"]) ?? null,
       privacy: (row.privacy ?? "private") as Privacy,
       share_token: row.share_nonce ? deps.shares.tokenOf(row.id, row.share_nonce) : null,
       video_name: row.video_name ?? null,

@@ -33,6 +33,7 @@ export function publicRoutes(app: FastifyInstance, hooks: RouteHooks, deps: { co
       sunsetRedirectUrl: config.sunsetRedirectUrl,
       betaHost: config.betaHost,
       push: { vapidPublicKey: deps.vapidPublicKey },
+      youtube: { available: config.youtube !== null },
     }),
     "captcha.challenge": async () => {
       const challenge = await captcha.challenge();
