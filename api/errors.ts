@@ -61,11 +61,6 @@ export const ErrorCode = z.enum([
   "youtube_not_connected",
   "youtube_quota",
   "youtube_upload_failed",
-  // Video-site export (issue 13): not set up on this server, not connected, YouTube's daily quota, an upload YouTube refused.
-  "youtube_unavailable",
-  "youtube_not_connected",
-  "youtube_quota",
-  "youtube_upload_failed",
   // The subtitles link (SPEC §7) of a project that has no subtitles file.
   "no_subtitles",
   // A render or a timeline of a storyboard whose scenes are all hidden.

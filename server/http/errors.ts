@@ -55,11 +55,6 @@ const STATUS: Record<ErrorCode, number> = {
   youtube_not_connected: 409,
   youtube_quota: 429,
   youtube_upload_failed: 502,
-  // Never 403 on /user/…: the app signs out on that (SPEC §8). Quota and upload failures reach the user on the project.
-  youtube_unavailable: 409,
-  youtube_not_connected: 409,
-  youtube_quota: 429,
-  youtube_upload_failed: 502,
   no_subtitles: 404,
   nothing_to_render: 422,
 };

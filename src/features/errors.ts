@@ -54,10 +54,6 @@ const CODE_MESSAGES: Record<ErrorCode, MessageDescriptor> = {
   youtube_not_connected: msg`Your YouTube account is not connected, or Cutroom lost access to it. Connect it, then export again.`,
   youtube_quota: msg`YouTube's daily upload limit has been reached. Try again tomorrow.`,
   youtube_upload_failed: msg`YouTube did not accept the upload. Try again in a few minutes.`,
-  youtube_unavailable: msg`Video-site export is temporarily unavailable.`,
-  youtube_not_connected: msg`Your YouTube account is not connected, or Cutroom lost access to it. Connect it, then export again.`,
-  youtube_quota: msg`YouTube's daily upload limit has been reached. Try again tomorrow.`,
-  youtube_upload_failed: msg`YouTube did not accept the upload. Try again in a few minutes.`,
   no_subtitles: msg`This project has no subtitles to download.`,
   nothing_to_render: msg`Every scene is hidden. Show at least one scene first.`,
 };
