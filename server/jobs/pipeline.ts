@@ -7,6 +7,7 @@ import { findMediaById, updateMedia, type MediaRow } from "../db/media";
 import { findProjectById, projectMedia, updateProject, type ProjectRow } from "../db/projects";
 import { buildStoryboard, type StoredAnalysis } from "../services/storyboard-builder";
 import { audioEnhancement, type AudioSettings } from "../domain/audio";
+import { highlightsOf } from "../domain/storyboard";
 import { projectFolder, type AppliedFeatures } from "../services/projects";
 import { analyzeFile, NoAudioStreamError } from "../media/analyze";
 import { UnreadableMediaError } from "../media/probe";
@@ -218,6 +219,7 @@ export function createPipeline(deps: PipelineDeps) {
       is_new: 0,
       working_progress: 100,
       applied_features: JSON.stringify(applied),
+      ...(await renderedHighlights(project.id)),
       duration_out_seconds: edit.outputSeconds,
       export_width: rendered?.width ?? null,
       export_height: rendered?.height ?? null,
@@ -238,6 +240,30 @@ export function createPipeline(deps: PipelineDeps) {
       .where("thumbnail_key", "is", null)
       .executeTakeFirst();
     return !!row;
+  }
+
+  /**
+   * "What Cutroom did" for the storyboard as rendered: the project's footage left out and the jump cuts
+   * among its shown scenes. Issue 13: they stayed as the first storyboard had them, whatever the edits.
+   */
+  async function renderedHighlights(projectId: number) {
+    const [files, scenes] = await Promise.all([
+      projectMedia(db, projectId),
+      db
+        .selectFrom("scenes")
+        .select(["media_file_id", "order", "trim_start", "trim_end"])
+        .where("project_id", "=", projectId)
+        .where("parent_scene_id", "is", null)
+        .where("visibility", "=", 1)
+        .execute(),
+    ]);
+    const own = new Set(files.map((m) => m.id));
+    const shown = scenes
+      .filter((s) => s.media_file_id !== null && own.has(s.media_file_id))
+      .map((s) => ({ mediaFileId: s.media_file_id!, order: s.order, start: s.trim_start, end: s.trim_end, trimStart: s.trim_start, trimEnd: s.trim_end, trimStartRaw: s.trim_start, trimEndRaw: s.trim_end }));
+    const media = files.map((m) => ({ id: m.id, kind: m.kind, durationSeconds: m.duration_seconds, rawOffset: 0 }));
+    const { removedLength, jumpCutsCreated } = highlightsOf(media, shown);
+    return { removed_length: removedLength, jump_cuts_created: jumpCutsCreated };
   }
 
   /** Finished renders in a project's folder that its row does not link to; one job renders a project at a time. */

@@ -169,6 +169,24 @@ describe("GET /api/v1/events", () => {
     await stream.close();
   }, 900_000);
 
+  it("brings What Cutroom did up to date with the edits at the next render", async () => {
+    const id = owner.ids[0]!;
+    expect((await owner.api("GET", `/projects/${id}/highlights`)).body).toMatchObject({ removedLength: 0, jumpCutsCreated: 0 });
+    const scene = await server.db.selectFrom("scenes").select("id").where("project_id", "=", id).where("parent_scene_id", "is", null).orderBy("order").executeTakeFirstOrThrow();
+    const split = await owner.api("POST", `/scenes/${scene.id}/splitbyposition/20`);
+    expect(split.status, JSON.stringify(split.body)).toBe(200);
+    const parts = await server.db.selectFrom("scenes").select(["id", "trim_start", "trim_end"]).where("project_id", "=", id).where("parent_scene_id", "is", null).orderBy("order").execute();
+    expect(parts).toHaveLength(2);
+    expect((await owner.api("PUT", `/scenes/${parts[0]!.id}/trim`, { trim_start: parts[0]!.trim_start, trim_end: parts[0]!.trim_end - 5 })).status).toBe(200);
+    // Not before the render: the highlights describe the rendered video.
+    expect((await owner.api("GET", `/projects/${id}/highlights`)).body).toMatchObject({ removedLength: 0, jumpCutsCreated: 0 });
+    expect((await owner.api("POST", `/projects/${id}/render`, { final: false })).status).toBe(200);
+    await waitFor(async () => ((await owner.api("GET", `/projects/${id}`)).body.status === "Preview Ready" ? true : undefined), 240_000);
+    const after = (await owner.api("GET", `/projects/${id}/highlights`)).body;
+    expect(after.jumpCutsCreated).toBe(1);
+    expect(after.removedLength).toBeCloseTo(5, 1);
+  }, 300_000);
+
   it("caps a user's open streams and lets go of a stream when its client disconnects", async () => {
     const { token } = await server.signUp();
     const streams = Array.from({ length: MAX_PROGRESS_STREAMS_PER_USER }, () => new EventStream(eventsUrl(), token));

@@ -35,6 +35,7 @@ export function ProgressDetails({ project }: { project: Project }) {
   const progress = displayedProgress(project.working_progress, project.working_progress_raw);
   const ahead = project.queue_ahead;
   const seconds = project.seconds_left;
+  const minutes = seconds == null ? 0 : minutesLeft(seconds);
   return (
     <div className="progress-details">
       <ProgressBar label={t`Progress`} value={progress} valueLabel={formatPercent(progress, i18n.locale)} />
@@ -45,7 +46,7 @@ export function ProgressDetails({ project }: { project: Project }) {
       )}
       {seconds != null && (
         <p className="progress-eta">
-          {seconds < 60 ? <Trans>Less than a minute left</Trans> : <Plural value={minutesLeft(seconds)} one="About # minute left" other="About # minutes left" />}
+          {seconds < 60 ? <Trans>Less than a minute left</Trans> : <Plural value={minutes} one="About # minute left" other="About # minutes left" />}
         </p>
       )}
     </div>

@@ -17,6 +17,7 @@ export function ProjectCard({ project }: { project: Project }) {
   const { t, i18n } = useLingui();
   const state = projectState(project);
   const progress = displayedProgress(project.working_progress, project.working_progress_raw);
+  const ahead = project.queue_ahead;
   const heading = (
     <>
       <ProjectThumbnail src={project.thumbnailPath} />
@@ -52,12 +53,12 @@ export function ProjectCard({ project }: { project: Project }) {
       {state === "queued" && (
         <p className="muted">
           {/* Issue 13: the position the server measured, when it has one. */}
-          {project.queue_ahead == null ? (
+          {ahead == null ? (
             <Trans>Starts when earlier projects finish.</Trans>
-          ) : project.queue_ahead === 0 ? (
+          ) : ahead === 0 ? (
             <Trans>Yours is next in the queue.</Trans>
           ) : (
-            <Plural value={project.queue_ahead} one="# project ahead of yours" other="# projects ahead of yours" />
+            <Plural value={ahead} one="# project ahead of yours" other="# projects ahead of yours" />
           )}
         </p>
       )}
