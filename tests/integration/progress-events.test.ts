@@ -204,4 +204,15 @@ describe("GET /api/v1/events", () => {
     }, 10_000, 200);
     await Promise.all([...streams.slice(1), again].map((s) => s.close()));
   });
+
+  it("ends the open streams when the server shuts down, instead of holding the shutdown", async () => {
+    const { token } = await server.signUp();
+    const open = new EventStream(eventsUrl(), token);
+    expect((await open.open()).status).toBe(200);
+    const closing = server.close();
+    const ended = await Promise.race([closing.then(() => true), new Promise((r) => setTimeout(() => r(false), 15_000))]);
+    expect(ended).toBe(true);
+    await open.close();
+    server = undefined as unknown as TestServer;
+  });
 });
