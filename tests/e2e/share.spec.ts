@@ -15,7 +15,11 @@ test("an unlisted share page plays for a signed-out visitor until the owner revo
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL! });
   await signIn(page, email);
   await expect(page.getByRole("heading", { name: /Welcome to Cutroom/ })).toBeVisible();
-  // The project list's "Export / share" opens the Preview & Export tab.
+  // The preview's Share opens the Preview & Export tab (SPEC §2), as does the project list's "Export / share".
+  await page.goto(`/projects/${id}/preview`);
+  await page.getByRole("button", { name: "Share" }).click();
+  await expect(page).toHaveURL(new RegExp(`/projects/${id}/share$`));
+  await expect(page.getByRole("region", { name: "Share page" })).toBeVisible();
   await page.goto("/open");
   await page.getByRole("link", { name: "Export or share Weekly talk" }).click();
   await expect(page).toHaveURL(new RegExp(`/projects/${id}/share$`));
