@@ -8,6 +8,7 @@ import { createSceneActions } from "./scenes";
 import { AFTER_OUTBOX, createOutbox } from "./outbox";
 import { createLibraryActions, type LibraryDeps } from "./library";
 import { createPushActions } from "./push";
+import { createYoutubeActions } from "./youtube";
 import { createDownloadActions } from "./downloads";
 import { createShareActions } from "./share";
 import { createTimelineActions } from "./timelines";
@@ -52,6 +53,7 @@ export function createActions(db: CutroomDb, call: ApiCall) {
     ...scenes,
     ...createLibraryActions(db, ordered, (): LibraryDeps => actions),
     ...createPushActions(call),
+    ...createYoutubeActions(db, call),
     ...createDownloadActions(async () => (await db.auth.get("token"))?.token),
     ...createShareActions(db, ordered),
     ...createTimelineActions(async () => (await db.auth.get("token"))?.token),

@@ -9,6 +9,7 @@ import type { Highlights, CreateProjectBody } from "../../api/projects";
 import type { Quotas } from "../../api/user";
 import type { RouteName } from "../../api/routes";
 import type { Failure } from "../../workers/status";
+import type { YoutubeConnection } from "../../api/youtube";
 
 /** The signed-in user, as views read it. There is at most one row, with id "me". */
 export interface UserRow extends User {
@@ -30,6 +31,8 @@ export type MetaRow =
   | { key: `libraryScenes:${number}:${string}`; value: LibraryListMeta }
   /** Whether the last call reached the server (with navigator.onLine, the storyboard's offline indicator). */
   | { key: "connection"; value: { reachable: boolean; at: string } }
+  /** Video-site export: whether the server offers it and the user's YouTube account is connected. */
+  | { key: "youtube"; value: YoutubeConnection }
   /** The progress stream (issue 13): live while events arrive; otherwise the screens' 60 s poll is what updates. */
   | { key: "progressStream"; value: { state: ProgressStreamState; at: string } };
 

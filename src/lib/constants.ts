@@ -1,6 +1,10 @@
 /** Business constants of SPEC §9, named once. */
 export const POLL_MS = 60_000;
 export const EMAIL_VERIFY_POLL_MS = 10_000;
+/** Video-site export (SPEC §9): the project every 30 s while exporting; the connection every 1 s, at most 180 times. */
+export const VIDEO_SITE_POLL_MS = 30_000;
+export const VIDEO_SITE_CONNECT_POLL_MS = 1_000;
+export const VIDEO_SITE_CONNECT_POLL_TIMES = 180;
 export const TOAST_MS = 2_500;
 export const REGISTER_REDIRECT_MS = 1_500;
 export const LOGIN_LOADING_RESET_MS = 500;

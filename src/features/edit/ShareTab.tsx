@@ -6,6 +6,7 @@ import { POLL_MS } from "../../lib/constants";
 import { isReady } from "../../lib/project-state";
 import { worker } from "../../worker";
 import { ExportForm } from "../preview/ExportForm";
+import { VideoSiteExport } from "../preview/VideoSiteExport";
 import { ReadyView } from "../preview/ReadyView";
 import { RenderingView } from "../preview/RenderingView";
 import { TimelineDownloads } from "../preview/TimelineDownloads";
@@ -31,6 +32,7 @@ export function ShareTab({ project }: { project: Project }) {
           <ReadyView project={project} highlights={highlights} showEdit={false} />
           <SharePanel project={project} />
           <ExportForm project={project} />
+          <VideoSiteExport project={project} />
           <TimelineDownloads project={project} />
         </>
       ) : (
