@@ -185,6 +185,9 @@ export function createPipeline(deps: PipelineDeps) {
     await atomically(store.pathOf(key), (tmp) =>
       renderEdit(edit.segments, tmp, {
         scratchParent,
+        // A final export copies the stretches that need no re-encode (smart-render.ts); a preview renders in full.
+        smart: final,
+        onRenderPath: (choice) => deps.log.info({ projectId: project.id, renderPath: choice.path, reason: choice.reason, ...choice.smart }, "final render path"),
         smoothCuts: !!settings.smoothcuts,
         audioFilters: enhancement.filters,
         overlays: edit.overlays,
