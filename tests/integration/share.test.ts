@@ -95,7 +95,7 @@ describe("share pages", () => {
       const res = await page(token, as);
       expect(res.status).toBe(200);
       expect(res.headers.get("x-robots-tag")).toBe("noindex, nofollow");
-      expect(res.headers.get("cache-control")).toBe("private, no-store");
+      expect(res.headers.get("cache-control")).toBe("no-store");
     }
     const body = await (await page(token)).json();
     expect(body).toMatchObject({ name: NAME, description: DESCRIPTION, privacy: "unlisted", tracks: [], video: { width: 426, height: 240 } });

@@ -34,7 +34,7 @@ export function shareRoutes(app: FastifyInstance, hooks: RouteHooks, deps: { sha
     "projects.share": ({ params, body, request }) => sharing.share(currentUser(request), params.id, body),
     "projects.unshare": ({ params, request }) => sharing.unshare(currentUser(request), params.id),
     "share.get": async ({ params, request, reply }) => {
-      reply.header("cache-control", "private, no-store");
+      // JSON answers are no-store (protocol-errors.ts): the page's signed links are never kept by a cache.
       reply.header("x-robots-tag", NOINDEX);
       return sharing.page(params.token, await viewer(request));
     },
