@@ -183,7 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => {
     const shell = appShell(request.url, request.method);
     if (shell) return reply.header("cache-control", "no-cache").type("text/html").sendFile("index.html");
-    return reply.status(404).send({ message: `No route ${request.method} ${request.url.split("?")[0]}`, code: "not_found" } satisfies ErrorBody);
+    return reply.status(404).send({ message: `No route ${request.method} ${maskShareTokens(request.url.split("?")[0]!)}`, code: "not_found" } satisfies ErrorBody);
   });
   return app;
 }

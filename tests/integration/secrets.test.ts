@@ -212,6 +212,13 @@ describe("secrets (issue 12): over the logs, the data folder and the error bodie
     await api("HEAD", `/uploads/${uploaded.id}?token=${handedOff}`, { token, headers: { "tus-resumable": "1.0.0" } });
     await request("GET", `/projects/${projectId}/preview?code=${code}`);
 
+    // A share link (SPEC §6): a capability in a URL, so it is masked in the log and the database keeps only its hash.
+    const shared = await api("PUT", `/projects/${projectId}/share`, { token, body: { privacy: "unlisted" } });
+    expect(shared.status).toBe(200);
+    const shareToken = keep("share token", shared.json().share_token);
+    await api("GET", `/share/${shareToken}`);
+    await request("GET", `/watch/${shareToken}`);
+
     // Sign out: the token is refused afterwards.
     expect((await api("POST", "/user/logout", { token: handedOff })).status).toBe(200);
     expect((await api("POST", "/user/logout", { token })).status).toBe(200);
