@@ -2,7 +2,7 @@ import { BUSY_STATUSES } from "../../api/projects";
 import { MAX_PROGRESS_STREAMS_PER_USER, type ProjectProgress } from "../../api/progress";
 import type { Db } from "../db";
 import type { ProjectRow } from "../db/projects";
-import { queueEstimates } from "./progress";
+import { estimatesFrom, queueSnapshot, type QueueSnapshot } from "./progress";
 
 /** How often the hub reads the open streams' projects. */
 export const PROGRESS_TICK_MS = 1_000;
@@ -97,10 +97,12 @@ export function createProgressHub(deps: ProgressHubDeps) {
   async function refresh(targets: readonly Subscriber[]) {
     const byUser = new Map<number, Subscriber[]>();
     for (const s of targets) byUser.set(s.userId, [...(byUser.get(s.userId) ?? []), s]);
+    // The queue is read once per tick, and only when some stream has a busy project.
+    let snapshot: Promise<QueueSnapshot> | undefined;
     for (const [userId, streams] of byUser) {
       const watched = new Set(streams.flatMap((s) => [...s.watched]));
       const rows = await rowsOf(userId, watched);
-      const estimates = await queueEstimates(db, rows, { concurrency: deps.concurrency });
+      const estimates = rows.some((r) => isBusy(r) && !r.deleted_at) ? estimatesFrom(await (snapshot ??= queueSnapshot(db)), rows, deps.concurrency) : new Map();
       for (const s of streams) if (subscribers.has(s)) deliver(s, rows, estimates);
     }
   }

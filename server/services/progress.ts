@@ -88,18 +88,16 @@ function measuredLeftMs(progress: number, claimedAt: string | null, now: number)
 /** Rounded to 5 s, so a stream does not send a new estimate every second for nothing. */
 const roundSeconds = (ms: number) => Math.max(0, Math.round(ms / 5_000) * 5);
 
-/**
- * Queue position and time left of the busy projects among `rows` (issue 13): for a waiting project, how
- * many waiting jobs the runner will take before its own, and — when every job involved has a measured
- * basis — the work ahead shared by the runner's slots plus its own typical length; for a running one,
- * what is left at the rate measured since its job was claimed. Other projects get nulls.
- */
-export async function queueEstimates(db: Db, rows: readonly ProjectRow[], options: { concurrency: number; now?: number }): Promise<Map<number, QueueEstimate>> {
-  const now = options.now ?? Date.now();
-  const result = new Map<number, QueueEstimate>(rows.map((r) => [r.id, NO_ESTIMATE]));
-  const busy = rows.filter((r) => isBusy(r) && !r.deleted_at);
-  if (!busy.length) return result;
+/** The queue as it stands: what runs, what waits in the order it will be taken, and recent job lengths. */
+export interface QueueSnapshot {
+  now: number;
+  running: JobRow[];
+  order: JobRow[];
+  typical: Map<string, number>;
+}
 
+/** Reads the queue once (a tick of the progress streams shares it between users). */
+export async function queueSnapshot(db: Db, now = Date.now()): Promise<QueueSnapshot> {
   const jobs: JobRow[] = await db
     .selectFrom("jobs")
     .select(["id", "type", "group_key", "owner", "priority", "seq", "status", "claimed_at", "lease_expires_at"])
@@ -123,6 +121,20 @@ export async function queueEstimates(db: Db, rows: readonly ProjectRow[], option
   }
   const order = claimOrder(queued, runningPerOwner, lastClaim);
   const typical = await typicalDurations(db, [...order.map((j) => j.type), ...running.map((j) => j.type)]);
+  return { now, running, order, typical };
+}
+
+/**
+ * Queue position and time left of the busy projects among `rows` (issue 13): for a waiting project, how
+ * many waiting jobs the runner will take before its own, and — when every job involved has a measured
+ * basis — the work ahead shared by the runner's slots plus its own typical length; for a running one,
+ * what is left at the rate measured since its job was claimed. Other projects get nulls.
+ */
+export function estimatesFrom(snapshot: QueueSnapshot, rows: readonly ProjectRow[], concurrency: number): Map<number, QueueEstimate> {
+  const { now, running, order, typical } = snapshot;
+  const result = new Map<number, QueueEstimate>(rows.map((r) => [r.id, NO_ESTIMATE]));
+  const busy = rows.filter((r) => isBusy(r) && !r.deleted_at);
+  if (!busy.length) return result;
   const projectOf = new Map(rows.map((r) => [projectGroup(r.id), r]));
   // What each running job has left: measured on its own project when it has one, else its type's typical length.
   const runningLeft = running.map((j) => {
@@ -132,7 +144,7 @@ export async function queueEstimates(db: Db, rows: readonly ProjectRow[], option
     const t = typical.get(j.type);
     return t === undefined || !j.claimed_at ? undefined : Math.max(0, t - (now - Date.parse(j.claimed_at)));
   });
-  const slots = Math.max(1, options.concurrency);
+  const slots = Math.max(1, concurrency);
 
   for (const row of busy) {
     const group = projectGroup(row.id);
@@ -155,4 +167,11 @@ export async function queueEstimates(db: Db, rows: readonly ProjectRow[], option
     result.set(row.id, { queue_ahead: aheadCount, seconds_left: known ? roundSeconds(waitMs + own) : null });
   }
   return result;
+}
+
+/** The estimates of `rows`, reading the queue only when one of them is busy. */
+export async function queueEstimates(db: Db, rows: readonly ProjectRow[], options: { concurrency: number; now?: number }): Promise<Map<number, QueueEstimate>> {
+  const busy = rows.some((r) => isBusy(r) && !r.deleted_at);
+  if (!busy) return new Map(rows.map((r) => [r.id, NO_ESTIMATE]));
+  return estimatesFrom(await queueSnapshot(db, options.now), rows, options.concurrency);
 }
