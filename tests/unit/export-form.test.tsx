@@ -121,6 +121,19 @@ describe("the export form (SPEC §3 Export options, §5 Export, §6 tiers)", () 
     );
   });
 
+  it("follows a privacy changed on the share panel until the form's own choice is made", async () => {
+    hooks.user = { video_tier: 2, ltd_tier: null, features: ["no_watermark"] };
+    const { rerender } = wrap(<ExportForm project={makeProject({ status: "Render Ready", final_render: 1, privacy: "private" })} />);
+    rerender(
+      <I18nProvider i18n={i18n}>
+        <ExportForm project={makeProject({ status: "Render Ready", final_render: 1, privacy: "unlisted" })} />
+      </I18nProvider>,
+    );
+    expect((screen.getByRole("radio", { name: /^Unlisted/ }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(screen.getByRole("button", { name: "Export again" }));
+    await waitFor(() => expect(worker.renderProject).toHaveBeenCalledWith(41, true, expect.objectContaining({ privacy: "unlisted" })));
+  });
+
   it("asks for a video name instead of exporting without one", async () => {
     hooks.user = { video_tier: 2, ltd_tier: null, features: ["no_watermark"] };
     wrap(<ExportForm project={preview} />);

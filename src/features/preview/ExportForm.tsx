@@ -33,9 +33,13 @@ export function ExportForm({ project }: { project: Project }) {
   const [tierKey, setTierKey] = useState<"720" | "1080" | "2160" | null>(null);
   const [aspect, setAspect] = useState<AspectChoice>(project.aspect || "original");
   const [crop, setCrop] = useState(project.autocrop === 1);
-  const [name, setName] = useState(project.video_name || project.name);
-  const [description, setDescription] = useState(project.description ?? "");
-  const [privacy, setPrivacy] = useState<Privacy>(project.privacy ?? "private");
+  // Until edited here, these follow the project (the share panel may change its privacy meanwhile).
+  const [nameInput, setName] = useState<string | null>(null);
+  const [descriptionInput, setDescription] = useState<string | null>(null);
+  const [privacyInput, setPrivacy] = useState<Privacy | null>(null);
+  const name = nameInput ?? (project.video_name || project.name);
+  const description = descriptionInput ?? project.description ?? "";
+  const privacy = privacyInput ?? project.privacy ?? "private";
   const [nameError, setNameError] = useState<string | undefined>();
   const [pending, setPending] = useState(false);
   if (!user || (project.status !== "Preview Ready" && project.status !== "Render Ready")) return null;
