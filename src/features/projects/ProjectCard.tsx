@@ -4,6 +4,7 @@ import { track } from "../../lib/analytics";
 import { formatDate, formatDuration, formatPercent } from "../../lib/format";
 import { displayedProgress } from "../../lib/progress";
 import { projectState } from "../../lib/project-state";
+import { progressPhase } from "../../lib/progress-phase";
 import { Spinner } from "../../ui/Button";
 import { ProgressBar } from "../../ui/ProgressBar";
 import type { Locale } from "../../../api/locales";
@@ -47,7 +48,7 @@ export function ProjectCard({ project }: { project: Project }) {
       {state === "busy" && (
         <div className="project-card-progress">
           <Spinner />
-          <ProgressBar label={t`Creating ${project.name}`} hideLabel value={progress} valueLabel={formatPercent(progress, i18n.locale)} />
+          <ProgressBar label={progressPhase(project) === "rendering" ? t`Rendering ${project.name}` : t`Creating ${project.name}`} hideLabel value={progress} valueLabel={formatPercent(progress, i18n.locale)} />
         </div>
       )}
       {state === "queued" && (
