@@ -3,6 +3,9 @@ import { defineConfig } from "@playwright/test";
 const PORT = Number(process.env.E2E_PORT ?? 8181);
 /** E2E_DATA_DIR lets two runs (e.g. with another E2E_PORT) share the tree without sharing data. */
 export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? ".tmp/e2e-data";
+/** Where tests/e2e/youtube.spec.ts starts its stand-in for Google (OAuth and YouTube uploads); the server is pointed at it. */
+export const E2E_YOUTUBE_PORT = Number(process.env.E2E_YOUTUBE_PORT ?? PORT + 1000);
+const youtubeStandIn = `http://127.0.0.1:${E2E_YOUTUBE_PORT}`;
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -47,6 +50,13 @@ export default defineConfig({
       LOG_LEVEL: "warn",
       RATE_LIMIT_LOGIN: "200",
       RATE_LIMIT_REGISTER: "200",
+      YOUTUBE_CLIENT_ID: "cutroom-e2e.apps.googleusercontent.com",
+      YOUTUBE_CLIENT_SECRET: "e2e-client-secret",
+      YOUTUBE_AUTH_URL: `${youtubeStandIn}/o/oauth2/v2/auth`,
+      YOUTUBE_TOKEN_URL: `${youtubeStandIn}/token`,
+      YOUTUBE_REVOKE_URL: `${youtubeStandIn}/revoke`,
+      YOUTUBE_API_BASE: youtubeStandIn,
+      YOUTUBE_CHUNK_BYTES: "262144",
     },
   },
 });

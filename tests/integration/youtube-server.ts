@@ -60,6 +60,7 @@ export async function startFakeYoutube(options: FakeYoutubeOptions = {}, port = 
   };
   let cutAfter: number | null = null;
   let failNextUpload: string | null = null;
+  let chunkDelayMs = 0;
   let base = "";
 
   const issueAccess = (refresh: string) => {
@@ -229,6 +230,7 @@ export async function startFakeYoutube(options: FakeYoutubeOptions = {}, port = 
       if (start > session.received) return json(res, 400, apiError(400, "badContent", "Chunk starts past the bytes received"));
       if (end + 1 < session.total && (end - start + 1) % CHUNK_MULTIPLE !== 0) return json(res, 400, apiError(400, "badContent", "Chunks must be multiples of 256 KiB"));
       log.chunks.push({ start, end, total: session.total });
+      if (chunkDelayMs) await new Promise((resolve) => setTimeout(resolve, chunkDelayMs));
       // Bytes before `received` were already stored: they are skipped, the rest appended as they arrive.
       let position = start;
       let seenThisRequest = 0;
@@ -297,6 +299,10 @@ export async function startFakeYoutube(options: FakeYoutubeOptions = {}, port = 
     /** The next upload session is refused with this reason (YouTube: quotaExceeded, uploadLimitExceeded). */
     failNextUpload(reason = "quotaExceeded") {
       failNextUpload = reason;
+    },
+    /** Each upload request waits this long before its bytes are read (a slow uplink). */
+    slowUploads(ms: number) {
+      chunkDelayMs = ms;
     },
     /** Whether a refresh token is still good (not revoked). */
     refreshTokenValid: (token: string) => refreshTokens.get(token)?.revoked === false,

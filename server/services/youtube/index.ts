@@ -67,6 +67,15 @@ export function createYoutube(deps: YoutubeDeps) {
   };
 
   const readTokens = (sealed: string) => JSON.parse(sealer.open(sealed)) as StoredTokens;
+  /** The stored tokens, or none when they cannot be opened (YOUTUBE_TOKEN_KEY changed): that connection is dropped. */
+  async function tokensOf(userId: number, sealed: string): Promise<StoredTokens | null> {
+    try {
+      return readTokens(sealed);
+    } catch {
+      await deleteYoutubeConnection(db, userId);
+      return null;
+    }
+  }
   const sealTokens = (tokens: StoredTokens) => sealer.seal(JSON.stringify(tokens));
 
   async function status(userId: number): Promise<YoutubeConnection> {
@@ -83,8 +92,8 @@ export function createYoutube(deps: YoutubeDeps) {
   async function accessToken(userId: number, options: { force?: boolean } = {}): Promise<string> {
     const client = mustBeAvailable();
     const row = await findYoutubeConnection(db, userId);
-    if (!row) throw new NotConnectedError("not connected");
-    const tokens = readTokens(row.tokens);
+    const tokens = row && (await tokensOf(userId, row.tokens));
+    if (!tokens) throw new NotConnectedError("not connected");
     if (!options.force && tokens.expires_at - EXPIRY_MARGIN_MS > Date.now()) return tokens.access_token;
     try {
       const fresh = await client.refresh(tokens.refresh_token);
@@ -127,7 +136,7 @@ export function createYoutube(deps: YoutubeDeps) {
       try {
         const tokens = await google.exchangeCode({ code: query.code, verifier: sealer.open(request.verifier), redirectUri });
         const previous = await findYoutubeConnection(db, request.user_id);
-        const refresh = tokens.refresh_token ?? (previous ? readTokens(previous.tokens).refresh_token : undefined);
+        const refresh = tokens.refresh_token ?? (previous ? (await tokensOf(request.user_id, previous.tokens))?.refresh_token : undefined);
         if (!refresh) return { connected: false, reason: "failed", locale };
         const channel = await google.channelTitle(tokens.access_token).catch(() => null);
         await saveYoutubeConnection(db, request.user_id, sealTokens({ access_token: tokens.access_token, refresh_token: refresh, expires_at: Date.now() + tokens.expires_in * 1000 }), channel);
@@ -142,9 +151,10 @@ export function createYoutube(deps: YoutubeDeps) {
     async disconnect(userId: number): Promise<YoutubeConnection> {
       const client = mustBeAvailable();
       const row = await findYoutubeConnection(db, userId);
-      if (row) {
+      const tokens = row && (await tokensOf(userId, row.tokens));
+      if (tokens) {
         try {
-          await client.revoke(readTokens(row.tokens).refresh_token);
+          await client.revoke(tokens.refresh_token);
         } catch (error) {
           deps.log.warn({ status: error instanceof GoogleError ? error.status : undefined }, "YouTube revoke failed; the tokens are deleted anyway");
         }

@@ -42,7 +42,8 @@ export function VideoSiteExport({ project }: { project: Project }) {
   const [privacy, setPrivacy] = useState<VideoSitePrivacy | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [pending, setPending] = useState<"export" | "connect" | "disconnect" | null>(null);
-  // The consent window, and how the connection check stands while it is open.
+  // The consent window (closed once connected where the browser still lets the app reach it: Google's origin
+  // in between usually cuts that link, and the callback page says it can be closed), and the connection check.
   const popup = useRef<Window | null>(null);
   const [waiting, setWaiting] = useState(false);
   const [gaveUp, setGaveUp] = useState(false);
