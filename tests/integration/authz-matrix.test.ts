@@ -115,6 +115,7 @@ const FIXTURES: Partial<Record<RouteName, Fixture>> = {
   "projects.share": { own: (p) => ({ params: { id: p.project }, body: { privacy: "public", name: "Shared by owner" } }) },
   "projects.unshare": { own: (p) => ({ params: { id: p.project } }) },
   "projects.timeline": { own: (p) => ({ params: { id: p.project }, query: { format: "fcpxml" } }) },
+  "projects.shareYoutube": { own: (p) => ({ params: { id: p.project }, body: { title: "Talk", description: "A talk", privacy: "private" } }) },
   "storyboard.get": {
     own: (p) => ({ params: { id: p.project }, body: {} }),
     bodyIds: (a, v) => [{ params: { id: a.project }, body: { scenesIds: [v.scene, v.libraryScene] } }],

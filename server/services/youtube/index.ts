@@ -165,9 +165,10 @@ export function createYoutube(deps: YoutubeDeps) {
 
     /** SPEC §5: a finished (Render Ready) project with its final render, a connected account, title, description and privacy. */
     async requestExport(userId: number, projectId: number, body: z.output<typeof VideoSiteExportBody>): Promise<Project> {
-      mustBeAvailable();
+      // Another user's project is not found whatever the set-up (issue 12 authorisation matrix).
       const row = await findProject(db, userId, projectId);
       if (!row || row.deleted_at || row.type === "library") throw notFound("No such project");
+      mustBeAvailable();
       if (row.status !== "Render Ready" || !row.final_render || !row.export_key) throw new DomainError("render_not_ready", "Export the video first, then publish it");
       if (row.youtube_export === "exporting") throw new DomainError("project_busy", "This video is being exported to YouTube");
       await deps.mustBeVerified(userId);
