@@ -246,6 +246,8 @@ function segmentChains(segment: PlannedSegment, i: number, video: string, sound:
  */
 function framing(segment: PlannedSegment, plan: RenderPlan): string {
   const { width: w, height: h } = plan;
+  // Scaling to the same size and padding by nothing change no pixel but cost a copy of every frame.
+  if (segment.native && !segment.crop) return "setsar=1,format=yuv420p";
   const crop = segment.crop ? `crop=w=iw*${ratio(segment.crop.w)}:h=ih*${ratio(segment.crop.h)}:x=iw*${ratio(segment.crop.x)}:y=ih*${ratio(segment.crop.y)},` : "";
   if (segment.fill) return `${crop}scale=${w}:${h},setsar=1,format=yuv420p`;
   return `${crop}scale=${w}:${h}:force_original_aspect_ratio=decrease:force_divisible_by=2,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2:color=black,setsar=1,format=yuv420p`;

@@ -76,6 +76,8 @@ export interface PlannedSegment {
   crop?: Rect;
   /** The (cropped) picture already has the canvas's aspect: scale it to the canvas rather than letterbox it. */
   fill: boolean;
+  /** The whole picture is already the canvas's size: nothing to scale or pad (issue 13: no filter that does nothing). */
+  native?: boolean;
 }
 
 export interface PlannedOverlay {
@@ -157,6 +159,7 @@ export function planRender(
       volume: Math.max(0, segment.volume ?? 1),
       crop,
       fill: fillsCanvas(info, crop, canvasSize),
+      native: kind === "video" && !crop && info.width === canvasSize.width && info.height === canvasSize.height,
     });
   }
   edges.push(frameEdge);
