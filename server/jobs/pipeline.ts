@@ -345,8 +345,9 @@ export function createPipeline(deps: PipelineDeps) {
     translate: async () => {
       throw new PermanentJobError("translation is not available on this server yet");
     },
+    // Runs in jobs/video-site-export.ts, which main.ts puts in this one's place (it needs the YouTube service).
     "export-video-site": async () => {
-      throw new PermanentJobError("video-site export is not available on this server yet");
+      throw new PermanentJobError("video-site export is handled by jobs/video-site-export.ts");
     },
   };
 

@@ -106,8 +106,13 @@ describe("exporting a finished video to YouTube", () => {
     const row = await server.db.selectFrom("youtube_connections").selectAll().executeTakeFirstOrThrow();
     for (const token of fake.liveRefreshTokens()) expect(row.tokens).not.toContain(token);
     expect(row.tokens).toMatch(/^v1\./);
-    const dump = fs.readFileSync(path.join(server.dataDir, "cutroom.sqlite"));
-    for (const token of fake.liveRefreshTokens()) expect(dump.includes(Buffer.from(token))).toBe(false);
+    // Nor anywhere in the database files (the write-ahead log included).
+    const files = fs.readdirSync(server.dataDir).filter((f) => f.startsWith("cutroom.sqlite"));
+    expect(files).toContain("cutroom.sqlite-wal");
+    for (const file of files) {
+      const dump = fs.readFileSync(path.join(server.dataDir, file));
+      for (const token of fake.liveRefreshTokens()) expect(dump.includes(Buffer.from(token))).toBe(false);
+    }
 
     // The answer is single use: the same callback again is refused, and connects nobody else.
     const replay = await fetch(`${base}${back.pathname}${back.search}`);
