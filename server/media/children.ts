@@ -16,7 +16,7 @@ import path from "node:path";
  * media/ knows nothing of the configuration: main.ts names the registry folder (DATA_DIR/run/children).
  */
 
-const CHILD_NAMES = new Set(["ffmpeg", "ffprobe", "setpriv"]);
+const CHILD_NAMES = new Set(["ffmpeg", "ffprobe", "setpriv", "pocketsphinx_continuous"]);
 
 let registryDir: string | undefined;
 const live = new Map<number, string>(); // pid → "pid starttime name"

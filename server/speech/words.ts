@@ -52,3 +52,18 @@ export function normaliseWords(words: readonly SpokenWord[], language: string, o
   }
   return out.sort((a, b) => a.start - b.start || a.end - b.end);
 }
+
+/**
+ * Words fitted inside measured speech: a word that reaches into a silence around it is cut back to the
+ * speech it overlaps (engines let a first word swallow the pause before it). A word that overlaps no
+ * speech at all (a whisper under the threshold) keeps its times. `speech`: sorted, not overlapping.
+ */
+export function fitWordsToSpeech(words: readonly SpokenWord[], speech: readonly { start: number; end: number }[]): SpokenWord[] {
+  return words.map((word) => {
+    const overlapping = speech.filter((s) => s.end > word.start && s.start < word.end);
+    if (overlapping.length === 0) return word;
+    const start = Math.max(word.start, overlapping[0]!.start);
+    const end = Math.min(word.end, overlapping[overlapping.length - 1]!.end);
+    return end > start ? { ...word, start: round3(start), end: round3(end) } : word;
+  });
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { clipLines, linesForScenes, linesFromWords } from "../../server/speech/lines";
-import { isFiller, normaliseWords, type SpokenWord } from "../../server/speech/words";
+import { fitWordsToSpeech, isFiller, normaliseWords, type SpokenWord } from "../../server/speech/words";
 
 /** Words spoken one after another from `at`, each `seconds` long with `gap` between them. */
 function spoken(text: string, at = 0, seconds = 0.3, gap = 0.1): SpokenWord[] {
@@ -152,6 +152,22 @@ describe("words", () => {
     expect(words).toEqual([
       { start: 10.2, end: 10.5, text: "Hello", confidence: 1 },
       { start: 11, end: 11.2, text: "world", confidence: 0.5 },
+    ]);
+  });
+
+  it("cuts a word that reaches into a silence back to the speech it overlaps", () => {
+    const speech = [{ start: 0.45, end: 2 }, { start: 3, end: 4 }];
+    const words = [
+      { start: 0.04, end: 0.67, text: "Good", confidence: 1 }, // swallowed the lead-in silence
+      { start: 1.8, end: 2.4, text: "day", confidence: 1 }, // runs into the pause
+      { start: 2.2, end: 2.5, text: "hm", confidence: 1 }, // under the threshold: left alone
+      { start: 3.5, end: 3.8, text: "inside", confidence: 1 },
+    ];
+    expect(fitWordsToSpeech(words, speech).map((w) => [w.start, w.end])).toEqual([
+      [0.45, 0.67],
+      [1.8, 2],
+      [2.2, 2.5],
+      [3.5, 3.8],
     ]);
   });
 
