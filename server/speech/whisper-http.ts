@@ -151,8 +151,10 @@ export function wordsFromVerboseJson(body: VerboseJson, pieceSeconds: number): S
   }
   return words
     .filter((w) => w.start < pieceSeconds)
-    .map((w) => ({ ...w, start: Math.max(0, w.start), end: Math.min(w.end, pieceSeconds) }));
+    .map((w) => ({ ...w, start: round3(Math.max(0, w.start)), end: round3(Math.min(w.end, pieceSeconds)) }));
 }
+
+const round3 = (t: number) => Math.round(t * 1000) / 1000;
 
 /** Waits, or rejects as soon as the signal fires. */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
