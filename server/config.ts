@@ -1,5 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
+import { MEDIA_LANGUAGES } from "../api/locales";
+import type { SpeechSettings } from "./speech";
 
 const flag = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off", ""])
@@ -44,6 +46,22 @@ const EnvSchema = z.object({
   STATIC_DIR: z.string().default("./dist"),
   JOB_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   JOB_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
+  /** Speech recognition: a Whisper-compatible service (POST /v1/audio/transcriptions); without it, pocketsphinx (US English, draft). */
+  STT_URL: z.string().url().optional(),
+  /** Sent as a bearer token to STT_URL. */
+  STT_API_KEY: z.string().optional(),
+  STT_MODEL: z.string().min(1).default("whisper-1"),
+  /** Upload languages sent to STT_URL, comma-separated; default: all of them. */
+  STT_LANGUAGES: z
+    .string()
+    .optional()
+    .refine((v) => !v || v.split(",").every((l) => (MEDIA_LANGUAGES as readonly string[]).includes(l.trim())), `must list languages among ${MEDIA_LANGUAGES.join(", ")}`),
+  /** Longest wait for one answer of STT_URL. */
+  STT_TIMEOUT_SECONDS: z.coerce.number().min(1).max(24 * 3600).default(600),
+  /** Largest request STT_URL takes (OpenAI: 25 MB); longer audio is sent in pieces. */
+  STT_MAX_REQUEST_MB: z.coerce.number().min(0.1).max(4096).default(25),
+  /** The pocketsphinx-en-us model folder (Debian's by default). */
+  POCKETSPHINX_MODEL_DIR: z.string().default("/usr/share/pocketsphinx/model/en-us"),
   PUSH: z.enum(["webpush", "outbox", "off"]).default("webpush"),
   /** 1 lets subscriptions point at loopback or private addresses (a local push service in tests). */
   PUSH_PRIVATE_ENDPOINTS: z.enum(["0", "1"]).default("0"),
@@ -92,6 +110,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     storeDir: path.join(dataDir, "store"),
     uploadsDir: path.join(dataDir, "uploads"),
     jobs: { concurrency: e.JOB_CONCURRENCY, leaseMs: e.JOB_LEASE_MS },
+    speech: {
+      http: e.STT_URL
+        ? {
+            url: e.STT_URL,
+            apiKey: e.STT_API_KEY ?? null,
+            model: e.STT_MODEL,
+            languages: e.STT_LANGUAGES ? e.STT_LANGUAGES.split(",").map((l) => l.trim()) : [...MEDIA_LANGUAGES],
+            timeoutMs: e.STT_TIMEOUT_SECONDS * 1000,
+            maxRequestBytes: Math.floor(e.STT_MAX_REQUEST_MB * 1024 * 1024),
+            retries: 4,
+            backoffMs: 1000,
+            bitrateKbps: 24,
+          }
+        : null,
+      pocketsphinx: { binary: "pocketsphinx_continuous", modelDir: e.POCKETSPHINX_MODEL_DIR },
+    } satisfies SpeechSettings,
     staticDir: path.resolve(e.STATIC_DIR),
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     logLevel: e.LOG_LEVEL,
