@@ -32,8 +32,10 @@ export function createVideoSiteExport(deps: VideoSiteExportDeps) {
   const { db, sealer, youtube } = deps;
   const delay = deps.resumeDelayMs ?? ((failures: number) => Math.min(30_000, 1000 * 2 ** (failures - 1)));
 
+  /** The export ends with a reason; a video published before stays exported (its link is still good). */
   async function end(projectId: number, error: ErrorCode) {
-    await updateProject(db, projectId, { youtube_export: null, youtube_error: error, youtube_upload: null });
+    const earlier = (await findProjectById(db, projectId))?.youtube_video_id;
+    await updateProject(db, projectId, { youtube_export: earlier ? "done" : null, youtube_error: error, youtube_upload: null });
   }
 
   async function handler({ projectId }: JobPayloads["export-video-site"], ctx: JobContext): Promise<void> {

@@ -77,6 +77,16 @@ test("a creator connects YouTube, publishes the finished video, reads a quota re
   await section.getByRole("button", { name: pt("Export to YouTube again") }).click();
   await expect(section.getByRole("alert")).toContainText(pt("YouTube's daily upload limit has been reached. Try again tomorrow."), { timeout: 45_000 });
 
+  // Usable from 360 px wide: nothing in the section sticks out.
+  await page.setViewportSize({ width: 360, height: 780 });
+  await expect(section.getByRole("button", { name: pt("Export to YouTube again") })).toBeVisible();
+  const sticksOut = await section.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    return el.scrollWidth > el.clientWidth || box.width > 360 || [...el.querySelectorAll("*")].some((child) => child.getBoundingClientRect().right > box.right + 1);
+  });
+  expect(sticksOut).toBe(false);
+  await section.screenshot({ path: "test-results/youtube-360.png" });
+
   // Disconnect: revoked at Google, and the section offers to connect again.
   await section.getByRole("button", { name: pt("Disconnect YouTube") }).click();
   await expect(section.getByRole("button", { name: pt("Connect YouTube") })).toBeVisible();

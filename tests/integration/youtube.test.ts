@@ -153,6 +153,13 @@ describe("exporting a finished video to YouTube", () => {
     expect((await project()).youtube_export).toBeNull();
   });
 
+  it("ends a first export refused for YouTube's quota back at null, with the reason", async () => {
+    fake.failNextUpload("quotaExceeded");
+    expect((await api("POST", `/projects/${projectId}/share/youtube`, exportBody)).status).toBe(200);
+    const ended = await waitExport((p) => p.youtube_export !== "exporting");
+    expect(ended).toMatchObject({ youtube_export: null, youtubeUrl: null, youtube_error: "youtube_quota", status: "Render Ready" });
+  }, 60_000);
+
   it("uploads the final render by the resumable protocol, resuming after a cut connection; the bytes equal the file", async () => {
     const file = await renderFile();
     fake.cutNextUploadAfter(100_000);
@@ -192,12 +199,14 @@ describe("exporting a finished video to YouTube", () => {
     expect(fake.videos.get(id)!.bytes.equals(await renderFile())).toBe(true);
   }, 90_000);
 
-  it("ends the export with youtube_quota when YouTube's quota is spent; the project stays finished", async () => {
+  it("ends the export with youtube_quota when YouTube's quota is spent; the project stays finished, the earlier video exported", async () => {
     fake.failNextUpload("quotaExceeded");
     const before = fake.videos.size;
+    const earlier = (await project()).youtubeUrl;
     expect((await api("POST", `/projects/${projectId}/share/youtube`, exportBody)).status).toBe(200);
     const ended = await waitExport((p) => p.youtube_export !== "exporting");
-    expect(ended.youtube_export).toBeNull();
+    expect(ended.youtube_export).toBe("done");
+    expect(ended.youtubeUrl).toBe(earlier);
     expect(ended.youtube_error).toBe("youtube_quota");
     expect(ended.status).toBe("Render Ready");
     expect(fake.videos.size).toBe(before);

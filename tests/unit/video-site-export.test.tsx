@@ -133,6 +133,20 @@ describe("video-site export (SPEC §2 finished view, §3 form, §4 video-site ex
     expect(screen.getByRole("button", { name: "Export to YouTube again" })).toBeTruthy();
   });
 
+  it("prefills the title and description from the export form's video name and description", async () => {
+    await setConnection({ available: true, connected: true, channel: null });
+    wrap(<VideoSiteExport project={{ ...finished, video_name: "Cut for YouTube", description: "Recorded in Porto" }} />);
+    expect((await screen.findByRole("textbox", { name: /Title/ }) as HTMLInputElement).value).toBe("Cut for YouTube");
+    expect((screen.getByRole("textbox", { name: /Description/ }) as HTMLTextAreaElement).value).toBe("Recorded in Porto");
+  });
+
+  it("keeps the earlier video's link when exporting again failed, and says why", async () => {
+    await setConnection({ available: true, connected: true, channel: null });
+    wrap(<VideoSiteExport project={{ ...finished, youtube_export: "done", youtubeUrl: "https://www.youtube.com/watch?v=abc123", youtube_error: "youtube_quota" }} />);
+    expect((await screen.findByRole("alert")).textContent).toContain("YouTube's daily upload limit has been reached.");
+    expect(screen.getByRole("link", { name: "Watch on YouTube" })).toBeTruthy();
+  });
+
   it("says why the last export did not finish (quota)", async () => {
     await setConnection({ available: true, connected: true, channel: null });
     wrap(<VideoSiteExport project={{ ...finished, youtube_error: "youtube_quota" }} />);

@@ -15,6 +15,7 @@ import { TextField } from "../../ui/TextField";
 import { toast } from "../../ui/Toast";
 import { worker } from "../../worker";
 import { codeMessage, failureFields, failureMessage, fieldMessage } from "../errors";
+import "./video-site-export.css";
 
 /** The user's YouTube connection from the mirror: undefined while loading, null before the first check. */
 const useYoutubeConnection = (): YoutubeConnection | null | undefined =>
@@ -37,8 +38,9 @@ export function VideoSiteExport({ project }: { project: Project }) {
   const exporting = project.youtube_export === "exporting";
   const finished = project.status === "Render Ready" && project.final_render === 1;
 
-  const [title, setTitle] = useState(project.name.slice(0, VIDEO_SITE_TITLE_MAX));
-  const [description, setDescription] = useState("");
+  // Prefilled with the export form's video name and description.
+  const [title, setTitle] = useState((project.video_name || project.name).slice(0, VIDEO_SITE_TITLE_MAX));
+  const [description, setDescription] = useState(project.description ?? "");
   const [privacy, setPrivacy] = useState<VideoSitePrivacy | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [pending, setPending] = useState<"export" | "connect" | "disconnect" | null>(null);
