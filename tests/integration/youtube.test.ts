@@ -1,11 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../server/config";
+import { createServer } from "../../server/main";
 import { bearer, jsonApi, listen, processedTalkProject, startTestServer, waitFor, type TestServer } from "./helpers";
 import { startFakeYoutube, type FakeYoutube } from "./youtube-server";
 
 // Issue 13, video-site export: OAuth 2 with PKCE and the YouTube resumable upload, against a local server
 // speaking Google's protocols (tests/integration/youtube-server.ts).
+const SECRET = "youtube-test-secret-0123456789abcdef";
+
 describe("exporting a finished video to YouTube", () => {
   let fake: FakeYoutube;
   let server: TestServer;
@@ -44,7 +48,7 @@ describe("exporting a finished video to YouTube", () => {
 
   beforeAll(async () => {
     fake = await startFakeYoutube();
-    server = await startTestServer({ APP_SECRET: "youtube-test-secret-0123456789abcdef", ...fake.env() });
+    server = await startTestServer({ APP_SECRET: SECRET, ...fake.env() });
     base = await listen(server);
     owner = await server.signUp(undefined, "pt-BR");
     other = await server.signUp();
@@ -232,6 +236,39 @@ describe("exporting a finished video to YouTube", () => {
     expect(await server.db.selectFrom("youtube_connections").selectAll().execute()).toEqual([]);
     expect((await api("POST", `/projects/${projectId}/share/youtube`, exportBody)).body.code).toBe("youtube_not_connected");
   });
+
+  it("a server stopped mid-upload resumes the same YouTube session after its restart, from the bytes YouTube holds", async () => {
+    await connect();
+    const file = await renderFile();
+    const sessionsBefore = fake.log.chunks.filter((c) => c.start === 0).length;
+    const videosBefore = fake.videos.size;
+    const chunksAtStart = fake.log.chunks.length;
+    fake.slowUploads(1_500);
+    expect((await api("POST", `/projects/${projectId}/share/youtube`, { ...exportBody, title: "After a restart" })).status).toBe(200);
+    // The first 256 KiB are in; the server goes down during the second request.
+    await waitFor(async () => (fake.log.chunks.slice(chunksAtStart).some((c) => c.start > 0) ? true : undefined), 30_000, 50);
+    await server.app.close();
+    await server.queue.stop();
+    await server.db.destroy();
+    expect(fake.videos.size).toBe(videosBefore);
+    const queriesBefore = fake.log.statusQueries;
+    const row = () => server.db.selectFrom("projects").select(["youtube_export", "youtube_upload"]).where("id", "=", projectId).executeTakeFirstOrThrow();
+
+    const dataDir = server.dataDir;
+    const restarted = await createServer(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", STATIC_DIR: path.join(dataDir, "no-app"), APP_SECRET: SECRET, ...fake.env() }), { mailer: { send: async () => {} } });
+    server = { ...restarted, dataDir, close: async () => { await restarted.close(); fs.rmSync(dataDir, { recursive: true, force: true }); } } as unknown as TestServer;
+    base = await listen(server);
+    expect((await row()).youtube_upload).not.toBeNull();
+    fake.slowUploads(0);
+    const done = await waitExport((p) => p.youtube_export !== "exporting");
+    expect(done).toMatchObject({ youtube_export: "done", youtube_error: null });
+    const video = fake.videos.get(new URL(done.youtubeUrl).searchParams.get("v")!)!;
+    expect(video.snippet.title).toBe("After a restart");
+    expect(video.bytes.equals(file)).toBe(true);
+    // One session for this export (no new one opened after the restart), asked where it stood.
+    expect(fake.log.chunks.filter((c) => c.start === 0).length).toBe(sessionsBefore + 1);
+    expect(fake.log.statusQueries).toBeGreaterThan(queriesBefore);
+  }, 90_000);
 
   it("exports only a finished project with its final render", async () => {
     await connect();
