@@ -93,6 +93,14 @@ describe("video-site export (SPEC §2 finished view, §3 form, §4 video-site ex
     await act(async () => vi.advanceTimersByTime(5_000));
     expect(worker.refreshYoutube.mock.calls.length - before).toBe(180);
     expect(screen.getByText("YouTube was not connected. Try again.")).toBeTruthy();
+    // Connect again: the check starts over, 180 more seconds.
+    fireEvent.click(screen.getByRole("button", { name: "Connect YouTube" }));
+    await waitFor(() => expect(screen.queryByText("YouTube was not connected. Try again.")).toBeNull());
+    await screen.findByText("Waiting for you to allow access in the YouTube window…");
+    await act(async () => vi.advanceTimersByTime(179_000));
+    expect(screen.queryByText("YouTube was not connected. Try again.")).toBeNull();
+    await act(async () => vi.advanceTimersByTime(1_000));
+    expect(screen.getByText("YouTube was not connected. Try again.")).toBeTruthy();
     vi.restoreAllMocks();
   });
 

@@ -48,6 +48,8 @@ export function VideoSiteExport({ project }: { project: Project }) {
   // in between usually cuts that link, and the callback page says it can be closed), and the connection check.
   const popup = useRef<Window | null>(null);
   const [waiting, setWaiting] = useState(false);
+  // Each Connect press starts the check over (a window closed without answering leaves nothing to wait for).
+  const [round, setRound] = useState(0);
   const [gaveUp, setGaveUp] = useState(false);
   const [consentUrl, setConsentUrl] = useState<string | null>(null);
 
@@ -70,7 +72,7 @@ export function VideoSiteExport({ project }: { project: Project }) {
       }
     }, VIDEO_SITE_CONNECT_POLL_MS);
     return () => clearInterval(timer);
-  }, [waiting]);
+  }, [waiting, round]);
   useEffect(() => {
     if (!waiting || !connection?.connected) return;
     setWaiting(false);
@@ -114,6 +116,7 @@ export function VideoSiteExport({ project }: { project: Project }) {
     if (popup.current && !popup.current.closed) popup.current.location.href = link.data.url;
     else setConsentUrl(link.data.url);
     setWaiting(true);
+    setRound((r) => r + 1);
   }
 
   async function disconnect() {
@@ -164,7 +167,7 @@ export function VideoSiteExport({ project }: { project: Project }) {
           </p>
         )}
         <div className="preview-actions">
-          <Button variant="primary" onPress={() => void connect()} isPending={pending === "connect"} isDisabled={waiting}>
+          <Button variant="primary" onPress={() => void connect()} isPending={pending === "connect"}>
             <Trans>Connect YouTube</Trans>
           </Button>
         </div>
