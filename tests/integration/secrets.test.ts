@@ -2,7 +2,7 @@
  * Secrets suite (issue 12): a whole realistic session against a real server process logging at info
  * level, then every log line, every file of the data folder and every error body is searched for the
  * session's secrets — api tokens, passwords, link signatures, APP_SECRET, the VAPID private key, one-time
- * handoff codes, the push subscription's auth secret. The only place a link signature may appear is the
+ * handoff codes, the push subscription's auth secret, YouTube's tokens, codes, OAuth state and client secret. The only place a link signature may appear is the
  * mail itself (DATA_DIR/outbox/*.json, the verification link). Logged URLs never carry a query string.
  */
 import type { ChildProcess } from "node:child_process";
@@ -17,6 +17,7 @@ import { reportFigures } from "../reliability";
 import { waitFor } from "./helpers";
 import { spawnServer } from "./server-process";
 import { tusUpload } from "./tus";
+import { startFakeYoutube, type FakeYoutube } from "./youtube-server";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-secrets-"));
 const logFile = path.join(os.tmpdir(), `cutroom-secrets-${process.pid}.log`);
@@ -24,8 +25,10 @@ const port = 20_000 + Math.floor(Math.random() * 20_000);
 const base = `http://127.0.0.1:${port}`;
 const APP_SECRET = `app-secret-${randomBytes(24).toString("base64url")}`;
 let child: ChildProcess | undefined;
+let youtube: FakeYoutube | undefined;
 
 afterAll(async () => {
+  await youtube?.close();
   if (child && child.exitCode === null) {
     child.kill("SIGKILL");
     await new Promise((resolve) => child!.once("exit", resolve));
@@ -35,12 +38,12 @@ afterAll(async () => {
 });
 
 /** A real server process, logging at info level into `logFile` (stdout and stderr). */
-function startServer(): ChildProcess {
+function startServer(extra: Record<string, string> = {}): ChildProcess {
   return spawnServer({
     port,
     dataDir,
     logFile,
-    env: { PUBLIC_URL: base, APP_SECRET, LOG_LEVEL: "info", CAPTCHA: "altcha", ALTCHA_MAX_NUMBER: "2000", PUSH: "outbox" },
+    env: { PUBLIC_URL: base, APP_SECRET, LOG_LEVEL: "info", CAPTCHA: "altcha", ALTCHA_MAX_NUMBER: "2000", PUSH: "outbox", ...extra },
   });
 }
 
@@ -84,7 +87,9 @@ const formsOf = (value: string) => [...new Set([value, encodeURIComponent(value)
 
 describe("secrets (issue 12): over the logs, the data folder and the error bodies of a whole session", () => {
   it("no token, password, link signature, key or one-time code appears where it must not", { timeout: 300_000 }, async () => {
-    child = startServer();
+    // YouTube (issue 13) is played by a local server speaking Google's OAuth and upload protocols.
+    youtube = await startFakeYoutube();
+    child = startServer(youtube.env());
     await waitFor(async () => (await fetch(`${base}/api/v1/config`).then((r) => r.ok).catch(() => false)) || undefined, 60_000);
 
     const secrets: { kind: string; value: string }[] = [];
@@ -219,6 +224,20 @@ describe("secrets (issue 12): over the logs, the data folder and the error bodie
     await api("GET", `/share/${shareToken}`);
     await request("GET", `/watch/${shareToken}`);
 
+    // YouTube (issue 13): connect through the consent page (code, state, PKCE), then disconnect (revoke).
+    const consentLink = (await api("GET", "/user/youtube/connect", { token })).json().url as string;
+    keep("YouTube OAuth state", new URL(consentLink).searchParams.get("state") ?? undefined);
+    const consent = await request("GET", consentLink);
+    const allow = /href="([^"]+decision=allow)"/.exec(consent.text)![1]!.replace(/&amp;/g, "&");
+    const back = new URL((await request("GET", new URL(allow, youtube.url).toString())).headers.get("location")!);
+    expect((await request("GET", `${back.pathname}${back.search}`)).status).toBe(200);
+    expect((await api("GET", "/user/youtube", { token })).json().connected).toBe(true);
+    expect((await api("GET", "/user/youtube/disconnect", { token })).json().connected).toBe(false);
+    const issued = youtube.issued();
+    for (const value of [...issued.refreshTokens, ...issued.accessTokens]) keep("YouTube token", value);
+    for (const value of issued.codes) keep("YouTube authorization code", value);
+    keep("YOUTUBE_CLIENT_SECRET", youtube.clientSecret);
+
     // Sign out: the token is refused afterwards.
     expect((await api("POST", "/user/logout", { token: handedOff })).status).toBe(200);
     expect((await api("POST", "/user/logout", { token })).status).toBe(200);
@@ -277,7 +296,7 @@ describe("secrets (issue 12): over the logs, the data folder and the error bodie
     }
     // The database keeps hashes of tokens and codes, never the values; never a password.
     const dbBytes = ["cutroom.sqlite", "cutroom.sqlite-wal"].map((f) => path.join(dataDir, f)).filter(fs.existsSync).map((f) => fs.readFileSync(f).toString("latin1")).join("");
-    scan("the database", dbBytes, (kind) => !/^(api token|password|handoff code)/.test(kind));
+    scan("the database", dbBytes, (kind) => !/^(api token|password|handoff code|YouTube)/.test(kind));
 
     for (const { call, status, body } of errorBodies) {
       scan(`the ${status} body of ${call}`, body);

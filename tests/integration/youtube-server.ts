@@ -307,6 +307,8 @@ export async function startFakeYoutube(options: FakeYoutubeOptions = {}, port = 
     /** Whether a refresh token is still good (not revoked). */
     refreshTokenValid: (token: string) => refreshTokens.get(token)?.revoked === false,
     liveRefreshTokens: () => [...refreshTokens.entries()].filter(([, v]) => !v.revoked).map(([k]) => k),
+    /** Every token and code handed out so far (for scans that look for them where they must not be). */
+    issued: () => ({ refreshTokens: [...refreshTokens.keys()], accessTokens: [...accessTokens.keys()], codes: [...codes.keys()] }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
