@@ -120,6 +120,32 @@ const VerboseJsonSchema = z.object({
 });
 type VerboseJson = z.infer<typeof VerboseJsonSchema>;
 
+/** A word compared without case, spaces or punctuation. */
+const bare = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}']+/gu, "");
+/** Tokens this far ahead are searched for a word's match; past them the text has diverged. */
+const ALIGN_WINDOW = 4;
+
+/**
+ * OpenAI's `words` carry no punctuation, which the transcript's text has: each word takes the
+ * punctuation of its match in the text ("world" → "world."), so lines can end at sentence ends.
+ * Words already punctuated (faster-whisper's) and words with no match keep their own text.
+ */
+export function punctuated(words: readonly string[], text: string): string[] {
+  const tokens = text.split(/\s+/).filter((t) => bare(t) !== "");
+  let cursor = 0;
+  return words.map((word) => {
+    const key = bare(word);
+    if (!key) return word;
+    for (let i = cursor; i < Math.min(tokens.length, cursor + ALIGN_WINDOW); i++) {
+      if (bare(tokens[i]!) !== key) continue;
+      cursor = i + 1;
+      const ownPunctuation = /[^\p{L}\p{N}'\s]/u.test(word);
+      return ownPunctuation ? word : tokens[i]!;
+    }
+    return word;
+  });
+}
+
 /**
  * verbose_json → words in the piece's time. Word timings from `words` (OpenAI, faster-whisper
  * servers) or `segments[].words` (whisper.cpp); a service that gives only segments has each segment's
@@ -133,7 +159,8 @@ export function wordsFromVerboseJson(body: VerboseJson, pieceSeconds: number): S
   };
   let words: SpokenWord[];
   if (body.words && body.words.length > 0) {
-    words = body.words.map((w) => ({ start: w.start, end: w.end, text: w.word, confidence: w.probability ?? segmentConfidence(w.start) }));
+    const texts = punctuated(body.words.map((w) => w.word), segments.length > 0 ? segments.map((s) => s.text).join(" ") : (body.text ?? ""));
+    words = body.words.map((w, i) => ({ start: w.start, end: w.end, text: texts[i]!, confidence: w.probability ?? segmentConfidence(w.start) }));
   } else if (segments.some((s) => s.words && s.words.length > 0)) {
     words = segments.flatMap((s) => (s.words ?? []).map((w) => ({ start: w.start, end: w.end, text: w.word, confidence: w.probability ?? segmentConfidence(w.start) })));
   } else {

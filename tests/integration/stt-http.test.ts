@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createSpeechToText, SpeechError } from "../../server/speech";
 import { DEFAULT_POCKETSPHINX } from "../../server/speech/pocketsphinx";
-import { DEFAULT_WHISPER_HTTP, planPieces, transcriptionsUrl, whisperHttp, whisperLanguage, wordsFromVerboseJson, type WhisperHttpSettings } from "../../server/speech/whisper-http";
+import { DEFAULT_WHISPER_HTTP, planPieces, punctuated, transcriptionsUrl, whisperHttp, whisperLanguage, wordsFromVerboseJson, type WhisperHttpSettings } from "../../server/speech/whisper-http";
 import { generateTalk, type Talk } from "./spoken-talk";
 import { startFakeStt } from "./stt-server";
 
@@ -241,6 +241,15 @@ describe("protocol details", () => {
       { start: 20, end: 25 },
     ]);
     expect(planPieces(5, [], 10)).toEqual([{ start: 0, end: 5 }]);
+  });
+
+  it("gives OpenAI's unpunctuated words the punctuation of the transcript's text", () => {
+    expect(punctuated(["Hello", "world", "How", "are", "you", "um", "today"], "Hello, world. How are you today?")).toEqual(["Hello,", "world.", "How", "are", "you", "um", "today?"]);
+    // faster-whisper's words are punctuated already; a text that diverges changes nothing
+    expect(punctuated([" Hello,", " world."], "Hello, world.")).toEqual([" Hello,", " world."]);
+    expect(punctuated(["one", "two"], "completely different words here and more")).toEqual(["one", "two"]);
+    const body = { words: [{ word: "It", start: 0, end: 0.2 }, { word: "works", start: 0.3, end: 0.6 }, { word: "Yes", start: 0.7, end: 0.9 }], segments: [{ start: 0, end: 1, text: " It works. Yes!" }] };
+    expect(wordsFromVerboseJson(body, 10).map((w) => w.text)).toEqual(["It", "works.", "Yes!"]);
   });
 
   it("reads word timings from words, from segments' words (whisper.cpp), or spreads a segment over its words", () => {
