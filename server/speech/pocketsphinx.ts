@@ -11,12 +11,12 @@
  * The first word of an utterance sometimes swallows the silence before it (0.5 s on a talk's first
  * word): each word is fitted inside the speech the silence analysis measures on the same samples.
  */
-import { accessSync, createWriteStream, constants as fsConstants, existsSync } from "node:fs";
+import { accessSync, createReadStream, createWriteStream, constants as fsConstants, existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { DEFAULT_ANALYSIS_SETTINGS, detectSpeech, FrameMeter, type TimeRange } from "../media/analyze";
+import { complement, DEFAULT_ANALYSIS_SETTINGS, detectSpeech, FrameMeter, type TimeRange } from "../media/analyze";
 import { spawnChild } from "../media/children";
 import { MediaAbortedError, streamFfmpeg } from "../media/ffmpeg";
 import { mediaInput, probe, type MediaInfo } from "../media/probe";
@@ -28,6 +28,10 @@ export interface PocketsphinxSettings {
   binary: string;
   /** The pocketsphinx-en-us model folder (holds en-us/, en-us.lm.bin, cmudict-en-us.dict). */
   modelDir: string;
+  /** pocketsphinx uses one core: a long file is cut at silences into this many pieces run side by side (default: 2 where there are 2 cores). */
+  processes?: number;
+  /** …each at least this long (shorter files run whole). */
+  minPieceSeconds?: number;
 }
 
 export const DEFAULT_POCKETSPHINX: Readonly<PocketsphinxSettings> = Object.freeze({
@@ -49,6 +53,8 @@ const TIMEOUT_BASE_MS = 60_000;
 const TIMEOUT_PER_SECOND_MS = 4_000;
 /** Share of the progress taken by decoding the audio (recognition is the long part). */
 const DECODE_SHARE = 0.05;
+/** Pieces run side by side are at least this long: each process loads the model (~1 s) and warms up on its first words. */
+const MIN_PIECE_SECONDS = 60;
 /** Progress is reported at least this often while pocketsphinx works through a silent stretch. */
 const PROGRESS_TICK_MS = 5_000;
 
@@ -171,14 +177,45 @@ export function pocketsphinx(settings: PocketsphinxSettings = DEFAULT_POCKETSPHI
     if (!info.hasAudio) return done;
 
     const work = await mkdtemp(path.join(os.tmpdir(), "cutroom-sphinx-"));
+    const ticker = setInterval(() => report(), PROGRESS_TICK_MS);
+    const heard: number[] = [];
+    let seconds = info.durationSeconds;
+    const report = () => options.onProgress?.(DECODE_SHARE + (1 - DECODE_SHARE) * Math.min(0.99, heard.reduce((a, b) => a + b, 0) / Math.max(seconds, 1e-3)));
+    // one failing piece stops the others
+    const stop = new AbortController();
+    const onAbort = () => stop.abort();
+    options.signal?.addEventListener("abort", onAbort, { once: true });
     try {
       const raw = path.join(work, "audio.raw");
-      const speech = await decodeForRecognition(file, info, raw, options.signal);
+      const decoded = await decodeForRecognition(file, info, raw, options.signal);
+      seconds = decoded.seconds;
       options.onProgress?.(DECODE_SHARE);
-      const args = ["-infile", raw, "-time", "yes", "-hmm", files.hmm, "-lm", files.lm, "-dict", files.dict, ...DECODER_SETTINGS];
-      const output = await recognise(locate(settings.binary)!, args, info.durationSeconds, options);
-      done.words = fitWordsToSpeech(normaliseWords(parsePocketsphinxOutput(output), options.language), speech);
+      const count = Math.max(1, Math.min(settings.processes ?? Math.min(2, os.availableParallelism()), Math.floor(seconds / (settings.minPieceSeconds ?? MIN_PIECE_SECONDS))));
+      const pieces = splitAtSilences(decoded.speech, seconds, count);
+      const binary = locate(settings.binary)!;
+      const runs = await Promise.allSettled(
+        pieces.map(async (piece, i) => {
+          const input = pieces.length === 1 ? raw : await cutRaw(raw, piece, path.join(work, `piece-${i}.raw`));
+          const args = ["-infile", input, "-time", "yes", "-hmm", files.hmm, "-lm", files.lm, "-dict", files.dict, ...DECODER_SETTINGS];
+          try {
+            const output = await recognise(binary, args, piece.end - piece.start, stop.signal, (t) => {
+              heard[i] = t;
+            });
+            return parsePocketsphinxOutput(output, piece.start);
+          } catch (error) {
+            stop.abort();
+            throw error;
+          }
+        }),
+      );
+      if (options.signal?.aborted) throw new MediaAbortedError();
+      const failed = runs.find((r): r is PromiseRejectedResult => r.status === "rejected" && !(r.reason instanceof MediaAbortedError)) ?? runs.find((r) => r.status === "rejected");
+      if (failed) throw failed.reason;
+      const words = runs.flatMap((r) => (r.status === "fulfilled" ? r.value : []));
+      done.words = fitWordsToSpeech(normaliseWords(words, options.language), decoded.speech);
     } finally {
+      clearInterval(ticker);
+      options.signal?.removeEventListener("abort", onAbort);
       await rm(work, { recursive: true, force: true });
     }
     options.onProgress?.(1);
@@ -193,7 +230,7 @@ export function pocketsphinx(settings: PocketsphinxSettings = DEFAULT_POCKETSPHI
  * mono s16le with the faint noise added; answers where there is speech, measured on the way. A file, not a pipe: pocketsphinx opens its input by name,
  * and a child's stdin from Node is a socket, which it cannot open.
  */
-async function decodeForRecognition(file: string, info: MediaInfo, raw: string, signal: AbortSignal | undefined): Promise<TimeRange[]> {
+async function decodeForRecognition(file: string, info: MediaInfo, raw: string, signal: AbortSignal | undefined): Promise<{ speech: TimeRange[]; seconds: number }> {
   const decoder = streamFfmpeg(
     {
       inputs: [mediaInput(file, info)],
@@ -220,16 +257,43 @@ async function decodeForRecognition(file: string, info: MediaInfo, raw: string, 
   const [decoded, copied] = await Promise.allSettled([decoder.done, written]);
   if (decoded.status === "rejected") throw decoded.reason;
   if (copied.status === "rejected") throw copied.reason;
-  return detectSpeech(meter.finish(), {}, meter.samples / SAMPLE_RATE).speech;
+  const seconds = meter.samples / SAMPLE_RATE;
+  return { speech: detectSpeech(meter.finish(), {}, seconds).speech, seconds };
 }
 
-/** Runs pocketsphinx on the raw file and answers its stdout; killed on abort or when it takes far too long. */
-async function recognise(binary: string, args: string[], durationSeconds: number, options: TranscribeOptions): Promise<string> {
-  if (options.signal?.aborted) throw new MediaAbortedError();
+/**
+ * `count` pieces covering [0, seconds], cut in the middle of the silence nearest each even share
+ * (a cut inside a word would lose it). Pure.
+ */
+export function splitAtSilences(speech: readonly TimeRange[], seconds: number, count: number): TimeRange[] {
+  const silences = complement(speech, seconds).map((s) => (s.start + s.end) / 2);
+  const cuts: number[] = [];
+  for (let k = 1; k < count; k++) {
+    const ideal = (seconds * k) / count;
+    const nearest = silences.reduce<number | undefined>((best, t) => (best === undefined || Math.abs(t - ideal) < Math.abs(best - ideal) ? t : best), undefined);
+    const cut = nearest !== undefined && Math.abs(nearest - ideal) < seconds / count / 2 ? nearest : ideal;
+    if (cut > (cuts.at(-1) ?? 0) && cut < seconds) cuts.push(cut);
+  }
+  const edges = [0, ...cuts, seconds];
+  return edges.slice(1).map((end, i) => ({ start: edges[i]!, end }));
+}
+
+/** One piece of the raw input as its own raw input (44 skipped bytes, then the piece's samples). */
+async function cutRaw(raw: string, piece: TimeRange, output: string): Promise<string> {
+  const first = SKIPPED_HEADER_BYTES + 2 * Math.round(piece.start * SAMPLE_RATE);
+  const last = SKIPPED_HEADER_BYTES + 2 * Math.round(piece.end * SAMPLE_RATE) - 1;
+  const out = createWriteStream(output);
+  out.write(Buffer.alloc(SKIPPED_HEADER_BYTES));
+  await pipeline(createReadStream(raw, { start: first, end: last }), out);
+  return output;
+}
+
+/** Runs pocketsphinx on a raw input and answers its stdout; killed on abort or when it takes far too long. */
+async function recognise(binary: string, args: string[], durationSeconds: number, signal: AbortSignal, onHeard: (seconds: number) => void): Promise<string> {
+  if (signal.aborted) throw new MediaAbortedError();
   const child = spawnChild(binary, args, { stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
   const stderr: string[] = [];
   const stdout: string[] = [];
-  let heard = 0;
   let aborted = false;
   let timedOut = false;
   const kill = () => {
@@ -244,14 +308,12 @@ async function recognise(binary: string, args: string[], durationSeconds: number
     timedOut = true;
     kill();
   }, TIMEOUT_BASE_MS + TIMEOUT_PER_SECOND_MS * durationSeconds);
-  options.signal?.addEventListener("abort", onAbort, { once: true });
-  const report = () => options.onProgress?.(DECODE_SHARE + (1 - DECODE_SHARE) * (durationSeconds > 0 ? Math.min(0.99, heard / durationSeconds) : 0));
-  const ticker = setInterval(report, PROGRESS_TICK_MS);
+  signal.addEventListener("abort", onAbort, { once: true });
 
   child.stdout!.setEncoding("utf8").on("data", (text: string) => {
     stdout.push(text);
     const last = /(\d+\.\d+) \d+\.\d+\s*$/.exec(text.trimEnd());
-    if (last) heard = Math.max(heard, Number(last[1]));
+    if (last) onHeard(Number(last[1]));
   });
   child.stderr!.setEncoding("utf8").on("data", (text: string) => {
     for (const line of text.split("\n")) if (line.trim()) stderr.push(line.trim());
@@ -260,7 +322,7 @@ async function recognise(binary: string, args: string[], durationSeconds: number
   try {
     const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
       child.once("error", reject);
-      child.once("close", (code, signal) => resolve({ code, signal }));
+      child.once("close", (code, how) => resolve({ code, signal: how }));
     }).catch((error: unknown) => {
       throw new SpeechError("speech_engine_failed", `pocketsphinx did not start: ${String(error)}`, false);
     });
@@ -273,7 +335,6 @@ async function recognise(binary: string, args: string[], durationSeconds: number
     return stdout.join("");
   } finally {
     clearTimeout(timer);
-    clearInterval(ticker);
-    options.signal?.removeEventListener("abort", onAbort);
+    signal.removeEventListener("abort", onAbort);
   }
 }

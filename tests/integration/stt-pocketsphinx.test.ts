@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { liveChildren } from "../../server/media/children";
 import { MediaAbortedError } from "../../server/media/ffmpeg";
 import { linesFromWords } from "../../server/speech/lines";
-import { DEFAULT_POCKETSPHINX, parsePocketsphinxOutput, pocketsphinx } from "../../server/speech/pocketsphinx";
+import { DEFAULT_POCKETSPHINX, parsePocketsphinxOutput, pocketsphinx, splitAtSilences } from "../../server/speech/pocketsphinx";
 import { SpeechError } from "../../server/speech/stt";
 import { generateTalk, requireTool, SAMPLE_RATE, wavFile, wordErrorRate, type Talk } from "./spoken-talk";
 
@@ -80,6 +80,42 @@ describe("pocketsphinx (local, en-US, draft)", () => {
     // a draft engine: measured 22 % here; far above half means the decoding itself broke
     expect(wer).toBeLessThan(0.5);
 
+    expectCaptionsOnSentences(words);
+  }, 180_000);
+
+  it("cuts a long file at silences into pieces recognised side by side, with the same captions", async () => {
+    const progress: number[] = [];
+    const parallel = pocketsphinx({ ...DEFAULT_POCKETSPHINX, processes: 2, minPieceSeconds: 8 });
+    const transcript = await parallel.transcribe(talk.file, { language: "en-US", onProgress: (f) => progress.push(f) });
+    expect(progress.at(-1)).toBe(1);
+    const heard = transcript.words.map((w) => w.text).join(" ");
+    const wer = wordErrorRate(SCRIPT.join(" "), heard);
+    console.log(`pocketsphinx in 2 pieces: WER ${(wer * 100).toFixed(1)} %`);
+    expect(wer).toBeLessThan(0.5);
+    expectCaptionsOnSentences(transcript.words);
+    expect(liveChildren()).toBe(0);
+  }, 180_000);
+
+  it("plans pieces cut in the silence nearest each even share", () => {
+    const speech = [
+      { start: 0.5, end: 4.5 },
+      { start: 5.3, end: 9.1 },
+      { start: 10.3, end: 13.5 },
+    ];
+    expect(splitAtSilences(speech, 14, 2)).toEqual([
+      { start: 0, end: 4.9 },
+      { start: 4.9, end: 14 },
+    ]);
+    expect(splitAtSilences(speech, 14, 1)).toEqual([{ start: 0, end: 14 }]);
+    // no silence near the share: cut at the share
+    expect(splitAtSilences([{ start: 0, end: 30 }], 30, 3)).toEqual([
+      { start: 0, end: 10 },
+      { start: 10, end: 20 },
+      { start: 20, end: 30 },
+    ]);
+  });
+
+  function expectCaptionsOnSentences(words: { start: number; end: number; text: string; confidence: number }[]) {
     const lines = linesFromWords(words);
     for (const line of lines) expect([...line.text].length).toBeLessThanOrEqual(35);
     // each sentence: the lines that fall in it start and end with it
@@ -94,7 +130,7 @@ describe("pocketsphinx (local, en-US, draft)", () => {
         expect(line.end).toBeLessThanOrEqual(sentence.end + TIMING_TOLERANCE);
       }
     }
-  }, 180_000);
+  }
 
   it("gives no words for a file without sound, and stops when the job is cancelled", async () => {
     const quiet = path.join(dir, "quiet.wav");
