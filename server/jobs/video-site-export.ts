@@ -106,7 +106,7 @@ export function createVideoSiteExport(deps: VideoSiteExportDeps) {
           await save({ title: upload.title, description: upload.description, privacy: upload.privacy });
           throw error;
         }
-        if (error.status === 429 || error.status >= 500) throw error;
+        if (error.isRateLimit || error.status >= 500) throw error;
         ctx.log?.("YouTube refused the upload", { projectId, status: error.status, reason: error.reason });
         return end(projectId, "youtube_upload_failed");
       }

@@ -64,6 +64,10 @@ describe("the Google adapter", () => {
     const error = await googleClient(endpoints, quota.fetchImpl).startUpload("at", { title: "t", description: "d", privacy: "private" }, 10).catch((e) => e);
     expect(error).toBeInstanceOf(GoogleError);
     expect(error.isQuota).toBe(true);
+    expect(error.isRateLimit).toBe(false);
+    const busy = cannedFetch(403, { error: { code: 403, message: "slow down", errors: [{ reason: "rateLimitExceeded" }] } });
+    const later = await googleClient(endpoints, busy.fetchImpl).startUpload("at", { title: "t", description: "d", privacy: "private" }, 10).catch((e) => e);
+    expect([later.isQuota, later.isRateLimit]).toEqual([false, true]);
     const grant = cannedFetch(400, { error: "invalid_grant", error_description: "Token has been expired or revoked." });
     const refused = await googleClient(endpoints, grant.fetchImpl).refresh("rt").catch((e) => e);
     expect(refused.isInvalidGrant).toBe(true);

@@ -39,9 +39,13 @@ export class GoogleError extends Error {
     super(message);
     this.name = "GoogleError";
   }
-  /** Quota and rate limits (YouTube answers 403 quotaExceeded, uploadLimitExceeded, rateLimitExceeded…). */
+  /** The day's allowance is spent (403 quotaExceeded, dailyLimitExceeded, uploadLimitExceeded): only tomorrow helps. */
   get isQuota() {
-    return !!this.reason && /quota|limitexceeded/i.test(this.reason);
+    return !!this.reason && /^(quotaExceeded|dailyLimitExceeded|uploadLimitExceeded)$/.test(this.reason);
+  }
+  /** Too many requests for now (403 rateLimitExceeded, userRateLimitExceeded, or 429): worth trying again soon. */
+  get isRateLimit() {
+    return this.status === 429 || (!!this.reason && /rateLimitExceeded$/.test(this.reason));
   }
   /** The refresh token is no good any more (revoked by the user at Google, or expired). */
   get isInvalidGrant() {
