@@ -107,7 +107,7 @@ describe("the export form (SPEC §3 Export options, §5 Export, §6 tiers)", () 
 
   it("sends the video name, description and privacy, starting from what the project has", async () => {
     hooks.user = { video_tier: 2, ltd_tier: null, features: ["no_watermark"] };
-    wrap(<ExportForm project={makeProject({ status: "Render Ready", final_render: 1, video_name: "Old title", description: "Old text", privacy: "public" })} />);
+    wrap(<ExportForm project={makeProject({ status: "Preview Ready", video_name: "Old title", description: "Old text", privacy: "public" })} />);
     const name = screen.getByRole("textbox", { name: /Video name/ }) as HTMLInputElement;
     expect(name.value).toBe("Old title");
     expect(name.maxLength).toBe(140);
@@ -115,13 +115,13 @@ describe("the export form (SPEC §3 Export options, §5 Export, §6 tiers)", () 
     fireEvent.change(name, { target: { value: "  Launch day  " } });
     fireEvent.change(screen.getByRole("textbox", { name: /Description/ }), { target: { value: "What we shipped." } });
     fireEvent.click(screen.getByRole("radio", { name: /^Unlisted/ }));
-    fireEvent.click(screen.getByRole("button", { name: "Export again" }));
+    fireEvent.click(screen.getByRole("button", { name: "Export" }));
     await waitFor(() =>
       expect(worker.renderProject).toHaveBeenCalledWith(41, true, expect.objectContaining({ name: "Launch day", description: "What we shipped.", privacy: "unlisted" })),
     );
   });
 
-  it("follows a privacy changed on the share panel until the form's own choice is made", async () => {
+  it("once finished, leaves who can watch to the share panel and exports again with the privacy it set", async () => {
     hooks.user = { video_tier: 2, ltd_tier: null, features: ["no_watermark"] };
     const { rerender } = wrap(<ExportForm project={makeProject({ status: "Render Ready", final_render: 1, privacy: "private" })} />);
     rerender(
@@ -129,7 +129,8 @@ describe("the export form (SPEC §3 Export options, §5 Export, §6 tiers)", () 
         <ExportForm project={makeProject({ status: "Render Ready", final_render: 1, privacy: "unlisted" })} />
       </I18nProvider>,
     );
-    expect((screen.getByRole("radio", { name: /^Unlisted/ }) as HTMLInputElement).checked).toBe(true);
+    // One place decides who can watch a finished video: the share panel beside the form.
+    expect(screen.queryByRole("radio", { name: /^Unlisted/ })).toBeNull();
     fireEvent.click(screen.getByRole("button", { name: "Export again" }));
     await waitFor(() => expect(worker.renderProject).toHaveBeenCalledWith(41, true, expect.objectContaining({ privacy: "unlisted" })));
   });

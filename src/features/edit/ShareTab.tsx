@@ -12,6 +12,7 @@ import { RenderingView } from "../preview/RenderingView";
 import { TimelineDownloads } from "../preview/TimelineDownloads";
 import { SharePanel } from "../share/SharePanel";
 import { NeedsRenderAlert } from "./NeedsRenderAlert";
+import { ProjectStateBanner } from "./ProjectStateBanner";
 
 /**
  * The Preview & Export tab: the latest render with what the edit did, or the progress while it is made
@@ -27,6 +28,8 @@ export function ShareTab({ project }: { project: Project }) {
   return (
     <div className="share-tab">
       <NeedsRenderAlert project={project} />
+      {/* SPEC §2 finished view: reopen is offered here too, with the state banner of the other tabs. */}
+      {project.status === "Render Ready" && <ProjectStateBanner project={project} />}
       {ready ? (
         <>
           <ReadyView project={project} highlights={highlights} showEdit={false} />

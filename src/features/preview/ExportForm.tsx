@@ -75,6 +75,9 @@ export function ExportForm({ project }: { project: Project }) {
         void submit();
       }}
     >
+      <h2 className="section-title">
+        <Trans>Export settings</Trans>
+      </h2>
       <RadioGroup<"720" | "1080" | "2160">
         label={t`Resolution`}
         name="tier"
@@ -124,13 +127,16 @@ export function ExportForm({ project }: { project: Project }) {
         maxLength={VIDEO_DESCRIPTION_MAX}
         description={t`Shown under the video on the share page.`}
       />
-      <RadioGroup<Privacy>
-        label={t`Who can watch the share page`}
-        name="privacy"
-        value={privacy}
-        onChange={setPrivacy}
-        options={PRIVACY_OPTIONS.map((o) => ({ id: o.id, label: i18n._(o.label), description: i18n._(o.description) }))}
-      />
+      {/* Once finished, the share panel above sets who can watch; the form keeps that choice. */}
+      {!again && (
+        <RadioGroup<Privacy>
+          label={t`Who can watch the share page`}
+          name="privacy"
+          value={privacy}
+          onChange={setPrivacy}
+          options={PRIVACY_OPTIONS.map((o) => ({ id: o.id, label: i18n._(o.label), description: i18n._(o.description) }))}
+        />
+      )}
       {carriesWatermark(user) && (
         <p className="field-description">
           <Trans>On your plan the exported video carries the Cutroom watermark.</Trans>
