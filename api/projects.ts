@@ -74,14 +74,14 @@ export const Project = ProjectSettings.extend({
   /** The size of the render at export_url (a final render's follows the tier asked for, never above the source). */
   export_width: z.number().int().nullable().optional(),
   export_height: z.number().int().nullable().optional(),
-  /** SPEC §3 outputs: the video-site export (null, 'exporting' or 'done'), the video's address, and why the last one failed. */
-  youtube_export: z.enum(["exporting", "done"]).nullable().optional(),
-  youtubeUrl: z.string().nullable().optional(),
-  youtube_error: ErrorCode.nullable().optional(),
   /** Issue 13 progress (api/progress.ts QueueEstimate): while waiting, how many projects the runner starts first. */
   queue_ahead: z.number().int().min(0).nullable().optional(),
   /** Issue 13 progress: seconds until done, only when measured; null without a basis. */
   seconds_left: z.number().min(0).nullable().optional(),
+  /** SPEC §3 outputs: the video-site export (null, 'exporting' or 'done'), the video's address, and why the last one failed. */
+  youtube_export: z.enum(["exporting", "done"]).nullable().optional(),
+  youtubeUrl: z.string().nullable().optional(),
+  youtube_error: ErrorCode.nullable().optional(),
   /** SPEC §6 sharing: the share page's privacy, its token (the owner's to hand out; null until shared or after a revoke). */
   privacy: Privacy.optional(),
   share_token: z.string().nullable().optional(),

@@ -30,11 +30,11 @@ import { registerStaticApp } from "./static";
 import { publicRoutes } from "./resources/public";
 import { userRoutes } from "./resources/user";
 import { pushRoutes } from "./resources/push";
+import { eventRoutes } from "./resources/events";
+import { createProgressHub } from "../services/progress-hub";
 import { youtubeRoutes } from "./resources/youtube";
 import type { Youtube } from "../services/youtube";
 import type { I18n } from "@lingui/core";
-import { eventRoutes } from "./resources/events";
-import { createProgressHub } from "../services/progress-hub";
 import { registerIdempotency } from "./idempotency";
 import type { Push } from "../services/push";
 import type { Sharing } from "../services/sharing";
@@ -164,8 +164,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       timelineRoutes(api, hooks, deps);
       sceneRoutes(api, hooks, deps.scenes);
       pushRoutes(api, hooks, deps.push);
-      youtubeRoutes(api, hooks, deps.youtube, deps.i18n);
       eventRoutes(api, hooks, progressHub);
+      youtubeRoutes(api, hooks, deps.youtube, deps.i18n);
       fileRoutes(api, deps);
       shareRoutes(api, hooks, deps);
     },

@@ -15,8 +15,8 @@ import type { Privacy } from "../../api/share";
 import type { FileStore } from "../storage/local";
 import type { Library } from "./library";
 import { DomainError, mustNotBeFinished, notFound } from "./errors";
-import { youtubeWatchUrl } from "./youtube/watch-url";
 import { queueEstimates } from "./progress";
+import { youtubeWatchUrl } from "./youtube/watch-url";
 
 export const PROJECTS_PAGE_SIZE = 20;
 const TIER_NAMES: Record<ExportTier, string> = { 1: "720p", 2: "1080p", 4: "4k" };
@@ -300,6 +300,9 @@ export function createProjects(deps: ProjectsDeps) {
       await deps.mustBeVerified(userId);
       if (row.deleted_at) throw notFound("No such project");
       if (isBusy(row)) throw new DomainError("project_busy", "This project is busy");
+      // Refused here rather than failing in the queue: a render needs at least one shown scene.
+      const shown = await db.selectFrom("scenes").select("id").where("project_id", "=", id).where("parent_scene_id", "is", null).where("visibility", "=", 1).limit(1).executeTakeFirst();
+      if (!shown) throw new DomainError("nothing_to_render", "Every scene is hidden; show at least one scene first");
       // A final render is made at the tier asked for, which the plan must include (SPEC §5 Export, §6);
       // a preview is always 720p and never watermarked.
       let finalOptions: Pick<JobPayloads["render"], "tier" | "aspect" | "watermark" | "crop"> = {};
