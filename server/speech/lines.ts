@@ -144,3 +144,31 @@ export function linesForScenes(words: readonly SpokenWord[], scenes: readonly Ti
     return clipLines(linesFromWords(inside, overrides), scene);
   });
 }
+
+/** A scene as the edit plays it: the stretch of its media kept, its text lines (media time), whether it is shown. */
+export interface PlayedScene {
+  trim_start: number;
+  trim_end: number;
+  text: readonly TextLine[];
+  /** Hidden scenes are cut from the edit, their lines with them. */
+  hidden?: boolean;
+}
+
+/**
+ * The edit's subtitles in its own time (for subtitles.vtt and the preview's track): visible scenes
+ * play one after another from `startSeconds` (an intro's length), each line clipped to its scene's
+ * trim and moved to where the scene plays.
+ */
+export function timelineLines(scenes: readonly PlayedScene[], startSeconds = 0): TextLine[] {
+  const out: TextLine[] = [];
+  let at = startSeconds;
+  for (const scene of scenes) {
+    if (scene.hidden) continue;
+    const span = { start: scene.trim_start, end: scene.trim_end };
+    for (const line of clipLines(scene.text, span)) {
+      out.push({ start: round3(at + line.start - span.start), end: round3(at + line.end - span.start), text: line.text });
+    }
+    at += Math.max(0, span.end - span.start);
+  }
+  return out;
+}

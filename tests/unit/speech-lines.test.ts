@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clipLines, linesForScenes, linesFromWords } from "../../server/speech/lines";
+import { clipLines, linesForScenes, linesFromWords, timelineLines } from "../../server/speech/lines";
 import { fitWordsToSpeech, isFiller, normaliseWords, type SpokenWord } from "../../server/speech/words";
 
 /** Words spoken one after another from `at`, each `seconds` long with `gap` between them. */
@@ -134,6 +134,23 @@ describe("lines in scenes", () => {
     const [a, b] = linesForScenes(words, [{ start: 3, end: 5 }, { start: 3, end: 5 }]);
     expect(a).toEqual(b);
     expect(a!.length).toBe(1);
+  });
+});
+
+describe("lines in the edit's time", () => {
+  it("places each visible scene's lines where the scene plays, clipped to its trim", () => {
+    const scenes = [
+      { trim_start: 2, trim_end: 5, text: [{ start: 1.5, end: 3, text: "starts before the trim" }, { start: 3.5, end: 4.5, text: "inside" }] },
+      { trim_start: 10, trim_end: 12, hidden: true, text: [{ start: 10, end: 11, text: "cut" }] },
+      { trim_start: 20, trim_end: 22, text: [{ start: 21, end: 23, text: "runs past the trim" }] },
+    ];
+    expect(timelineLines(scenes)).toEqual([
+      { start: 0, end: 1, text: "starts before the trim" },
+      { start: 1.5, end: 2.5, text: "inside" },
+      { start: 4, end: 5, text: "runs past the trim" },
+    ]);
+    // after a 3 s intro
+    expect(timelineLines(scenes, 3)[0]).toEqual({ start: 3, end: 4, text: "starts before the trim" });
   });
 });
 
