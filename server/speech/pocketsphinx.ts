@@ -227,8 +227,9 @@ export function pocketsphinx(settings: PocketsphinxSettings = DEFAULT_POCKETSPHI
 
 /**
  * The file's first audio track as the raw input pocketsphinx reads: 44 bytes it skips, then 16 kHz
- * mono s16le with the faint noise added; answers where there is speech, measured on the way. A file, not a pipe: pocketsphinx opens its input by name,
- * and a child's stdin from Node is a socket, which it cannot open.
+ * mono s16le with the faint noise added; answers where there is speech, measured on the way. A
+ * file, not a pipe: pocketsphinx opens its input by name, and a child's stdin from Node is a socket,
+ * which it cannot open.
  */
 async function decodeForRecognition(file: string, info: MediaInfo, raw: string, signal: AbortSignal | undefined): Promise<{ speech: TimeRange[]; seconds: number }> {
   const decoder = streamFfmpeg(
