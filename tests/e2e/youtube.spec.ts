@@ -85,7 +85,7 @@ test("a creator connects YouTube, publishes the finished video, reads a quota re
     return el.scrollWidth > el.clientWidth || box.width > 360 || [...el.querySelectorAll("*")].some((child) => child.getBoundingClientRect().right > box.right + 1);
   });
   expect(sticksOut).toBe(false);
-  await section.screenshot({ path: "test-results/youtube-360.png" });
+  await section.screenshot({ path: test.info().outputPath("youtube-360.png") });
 
   // Disconnect: revoked at Google, and the section offers to connect again.
   await section.getByRole("button", { name: pt("Disconnect YouTube") }).click();
