@@ -65,6 +65,8 @@ export const ErrorCode = z.enum([
   "no_subtitles",
   // A render or a timeline of a storyboard whose scenes are all hidden.
   "nothing_to_render",
+  // A final render without its video (exportvideo 0) of a project that has nothing else to export.
+  "nothing_to_export",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

@@ -57,6 +57,7 @@ const STATUS: Record<ErrorCode, number> = {
   youtube_upload_failed: 502,
   no_subtitles: 404,
   nothing_to_render: 422,
+  nothing_to_export: 422,
 };
 
 export const statusOf = (code: ErrorCode) => STATUS[code];
