@@ -161,7 +161,7 @@ const idParams = (def: RouteDef) => pathParams(def).filter((p) => !NOT_ID_PARAMS
 const idFields = (name: string, def: RouteDef) => keysOf(def.body).filter((k) => ID_FIELD.test(k) && !NOT_OWNED_FIELDS.has(`${name}:${k}`));
 
 /** Routes outside the contract table that this suite calls explicitly (below). */
-const HIDDEN_COVERED = new Set([`${API_BASE}/uploads/*`, `${API_BASE}/projects/:id/downloadrender`, `${API_BASE}/files/*`, `${API_BASE}/user/email/verify/:id`, `${API_BASE}/share/:token/:file`]);
+const HIDDEN_COVERED = new Set([`${API_BASE}/uploads/*`, `${API_BASE}/projects/:id/downloadrender`, `${API_BASE}/projects/:id/subtitles`, `${API_BASE}/files/*`, `${API_BASE}/user/email/verify/:id`, `${API_BASE}/share/:token/:file`]);
 
 /** Every path the server registered, read from Fastify's route tree. */
 function registeredPaths(): string[] {
@@ -348,8 +348,10 @@ describe("authorisation matrix", () => {
         } else inspect(`tus ${method} ${url}`, res.statusCode, res.body, victim, false);
       }
     }
-    const download = await server.app.inject({ method: "GET", url: `${API_BASE}/projects/${victim.project}/downloadrender`, headers: bearer(attacker.token) });
-    inspect("projects.downloadrender with their id", download.statusCode, download.body, victim, false);
+    for (const link of ["downloadrender", "subtitles"]) {
+      const direct = await server.app.inject({ method: "GET", url: `${API_BASE}/projects/${victim.project}/${link}`, headers: bearer(attacker.token) });
+      inspect(`projects.${link} with their id`, direct.statusCode, direct.body, victim, false);
+    }
     // My verification link's signature does not verify their address.
     const myLink = new URL(server.mails.filter((m) => m.to === attacker.email).at(-1)!.links![0]!);
     const verify = await server.app.inject({ method: "GET", url: `${API_BASE}/user/email/verify/${victim.userId}${myLink.search}` });
@@ -393,8 +395,10 @@ describe("authorisation matrix", () => {
       figures.anonymous += 1;
       expect(res.statusCode, `tus ${method}`).toBe(401);
     }
-    const download = await server.app.inject({ method: "GET", url: `${API_BASE}/projects/${victim.project}/downloadrender` });
-    expect(download.statusCode).toBe(401);
+    for (const link of ["downloadrender", "subtitles"]) {
+      const direct = await server.app.inject({ method: "GET", url: `${API_BASE}/projects/${victim.project}/${link}` });
+      expect(direct.statusCode, link).toBe(401);
+    }
     expect(leaks).toEqual([]);
   });
 
