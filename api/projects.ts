@@ -45,6 +45,14 @@ export const ProjectSettings = z.object({
 export type ProjectSettings = z.infer<typeof ProjectSettings>;
 
 /** A project as the app sees it (SPEC §3 Project). */
+/**
+ * Issue 14, why a project has no subtitles: no engine knows the spoken language, its engine is not installed,
+ * the operator turned speech recognition off (STT=off), or recognition failed (the code is in the server's log).
+ */
+export const SubtitlesUnavailableReason = z.enum(["no_engine_for_language", "engine_not_installed", "speech_off", "speech_failed"]);
+export const SubtitlesUnavailable = z.object({ reason: SubtitlesUnavailableReason, language: z.string() });
+export type SubtitlesUnavailable = z.infer<typeof SubtitlesUnavailable>;
+
 export const Project = ProjectSettings.extend({
   id: z.number().int(),
   name: z.string(),
@@ -88,6 +96,9 @@ export const Project = ProjectSettings.extend({
   /** The export form's video name (null: the project's name) and description. */
   video_name: z.string().nullable().optional(),
   description: z.string().optional(),
+  /** Issue 14: why the project has no subtitles (null: it has them, or nothing in it is spoken), and 1 when its lines are draft captions. */
+  subtitles_unavailable: SubtitlesUnavailable.nullable().optional(),
+  subtitles_draft: z.union([z.literal(0), z.literal(1)]).optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });

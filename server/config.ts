@@ -46,6 +46,8 @@ const EnvSchema = z.object({
   STATIC_DIR: z.string().default("./dist"),
   JOB_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   JOB_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
+  /** Speech recognition for subtitles: on by default; off makes no subtitles (projects say so), e.g. for fast test runs. */
+  STT: flag.default(true),
   /** Speech recognition: a Whisper-compatible service (POST /v1/audio/transcriptions); without it, pocketsphinx (US English, draft). */
   STT_URL: z.string().url().optional(),
   /** Sent as a bearer token to STT_URL. */
@@ -110,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     storeDir: path.join(dataDir, "store"),
     uploadsDir: path.join(dataDir, "uploads"),
     jobs: { concurrency: e.JOB_CONCURRENCY, leaseMs: e.JOB_LEASE_MS },
+    speechEnabled: e.STT,
     speech: {
       http: e.STT_URL
         ? {

@@ -26,6 +26,7 @@ import { registerInstance } from "./jobs/instances";
 import { LIBRARY_RECOVERY_MARGIN_MS, recoverLibraryAdds } from "./services/library-recovery";
 import { setChildRegistry, sweepStaleChildren } from "./media/children";
 import { createPipeline } from "./jobs/pipeline";
+import { createSpeechToText } from "./speech";
 import { createVideoSiteExport } from "./jobs/video-site-export";
 import { createYoutube } from "./services/youtube";
 import { youtubeSealer } from "./services/youtube/cipher";
@@ -118,7 +119,8 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
 
   const tmpDir = path.join(config.dataDir, "tmp");
   const videoSiteExport = createVideoSiteExport({ db, store, youtube, sealer: youtubeSeal, chunkBytes: config.youtube?.chunkBytes ?? 8 * 1_048_576 });
-  const pipeline = createPipeline({ db, store, log: app.log, onRenderDone: push.notifyRender, tmpDir });
+  const speech = config.speechEnabled ? createSpeechToText(config.speech) : null;
+  const pipeline = createPipeline({ db, store, log: app.log, onRenderDone: push.notifyRender, tmpDir, speech });
   // Issue 12 items 4 and 9: what a killed predecessor left (its ffmpeg children, half-written
   // outputs, render scratch folders) goes before this runner claims any job.
   const childRegistry = path.join(config.dataDir, "run", "children");

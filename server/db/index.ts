@@ -16,6 +16,7 @@ import * as m0012 from "./migrations/0012_export_resolution";
 import * as m0013 from "./migrations/0013_job_claim_seq";
 import * as m0014 from "./migrations/0014_project_sharing";
 import * as m0016 from "./migrations/0016_youtube";
+import * as m0018 from "./migrations/0018_subtitles";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   "0013_job_claim_seq": m0013,
   "0014_project_sharing": m0014,
   "0016_youtube": m0016,
+  "0018_subtitles": m0018,
 };
 
 export type Db = Kysely<Database>;

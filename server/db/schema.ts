@@ -123,6 +123,8 @@ export interface MediaFilesTable {
   analysis: string | null;
   /** The demuxer every ffmpeg run reads the file with (`-f`); null for files stored before migration 0008. */
   container: string | null;
+  /** Migration 0018: the recognised words (JSON StoredTranscript, server/jobs/transcribe.ts); null until transcribed. */
+  transcript: Generated<string | null>;
   status: "processing" | "ready" | "failed";
   progress: number;
   raw_preview_render: number;
@@ -180,6 +182,9 @@ export interface ProjectsTable {
   youtube_video_id: Generated<string | null>;
   youtube_error: Generated<string | null>;
   youtube_upload: Generated<string | null>;
+  /** Migration 0018: why the project has no subtitles (JSON SubtitlesUnavailable), and 1 when its lines are draft captions. */
+  subtitles_unavailable: Generated<string | null>;
+  subtitles_draft: Generated<number>;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;

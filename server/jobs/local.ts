@@ -235,7 +235,7 @@ export class LocalQueue implements Queue {
       if (row.attempts > row.max_attempts) throw new PermanentJobError(`Gave up after ${row.max_attempts} attempts; the last one never finished (runner crashed or hung)`);
       const handler = runner.handlers[row.type] as (payload: unknown, ctx: JobContext) => Promise<void>;
       const log: JobLog | undefined = runner.log && ((message, fields) => runner.log!(message, { jobId: row.id, ...fields }));
-      await handler(parsePayload(row.payload), { jobId: row.id, attempt: row.attempts, signal: run.controller.signal, heartbeat, log });
+      await handler(parsePayload(row.payload), { jobId: row.id, attempt: row.attempts, maxAttempts: row.max_attempts, signal: run.controller.signal, heartbeat, log });
       return undefined;
     } catch (error) {
       return toError(error);

@@ -24,6 +24,10 @@ import { attemptDir } from "./leftovers";
 import type { Handlers, JobContext, JobPayloads } from "./types";
 import { TIER_SIZES } from "../domain/export-tiers";
 import { WATERMARK_LOGO } from "../media/watermark";
+import type { SpeechToText } from "../speech";
+import { clipLines } from "../speech/lines";
+import type { TextLine } from "../../api/storyboard";
+import { createTranscribeStep } from "./transcribe";
 
 export const FAILED_MESSAGE = "Uploaded file may be corrupted or not be compatible";
 
@@ -35,6 +39,8 @@ export interface PipelineDeps {
   onRenderDone?: (project: ProjectRow, ok: boolean) => Promise<void>;
   /** DATA_DIR/tmp: each job attempt's scratch folder lives here, where the start-up sweep finds it (leftovers.ts). */
   tmpDir?: string;
+  /** Speech recognition for subtitles (issue 14); null or absent: turned off (STT=off), projects say so. */
+  speech?: SpeechToText | null;
 }
 
 
@@ -70,6 +76,15 @@ async function atomicFolder<T>(target: string, write: (tmpDir: string) => Promis
 }
 
 /** `proxy.mp4` → `proxy.mp4.1a2b3c4d.part.mp4`: this attempt's own name, which the start-up sweep knows (leftovers.ts). */
+/** How many of a scene's text lines (JSON) play inside its trim. */
+function linesWithin(text: string, trimStart: number, trimEnd: number): number {
+  try {
+    return clipLines(JSON.parse(text) as TextLine[], { start: trimStart, end: trimEnd }).length;
+  } catch {
+    return 0;
+  }
+}
+
 export function partName(target: string, extension = path.extname(target)): string {
   return `${target}.${randomBytes(4).toString("hex")}.part${extension}`;
 }
@@ -86,6 +101,7 @@ const inFlight = new Map<number, Promise<MediaRow>>();
 export function createPipeline(deps: PipelineDeps) {
   const { db, store } = deps;
   const keyOf = (media: MediaRow, file: string) => mediaKey(media.user_id, media.id, file);
+  const transcribe = createTranscribeStep({ db, store, speech: deps.speech ?? null, log: deps.log });
 
   /** Probe → proxy (the raw preview) → thumbnails → speech analysis. Each step skips when done. */
   async function ingest(mediaId: number, ctx: JobContext, onProgress: (fraction: number) => Promise<void> = async () => {}): Promise<MediaRow> {
@@ -254,7 +270,7 @@ export function createPipeline(deps: PipelineDeps) {
       projectMedia(db, projectId),
       db
         .selectFrom("scenes")
-        .select(["media_file_id", "order", "trim_start", "trim_end"])
+        .select(["media_file_id", "order", "trim_start", "trim_end", "text"])
         .where("project_id", "=", projectId)
         .where("parent_scene_id", "is", null)
         .where("visibility", "=", 1)
@@ -266,7 +282,9 @@ export function createPipeline(deps: PipelineDeps) {
       .map((s) => ({ mediaFileId: s.media_file_id!, order: s.order, start: s.trim_start, end: s.trim_end, trimStart: s.trim_start, trimEnd: s.trim_end, trimStartRaw: s.trim_start, trimEndRaw: s.trim_end }));
     const media = files.map((m) => ({ id: m.id, kind: m.kind, durationSeconds: m.duration_seconds, rawOffset: 0 }));
     const { removedLength, jumpCutsCreated } = highlightsOf(media, shown);
-    return { removed_length: removedLength, jump_cuts_created: jumpCutsCreated };
+    // Issue 14: the subtitle lines of the shown scenes as edited, each clipped to its scene's trim.
+    const subtitlesLines = scenes.reduce((sum, s) => sum + linesWithin(s.text, s.trim_start, s.trim_end), 0);
+    return { removed_length: removedLength, jump_cuts_created: jumpCutsCreated, subtitles_lines_count: subtitlesLines };
   }
 
   /** Finished renders in a project's folder that its row does not link to; one job renders a project at a time. */
@@ -308,6 +326,9 @@ export function createPipeline(deps: PipelineDeps) {
         const mean = [...progress.values()].reduce((a, b) => a + b, 0) / Math.max(1, files.length);
         await updateProject(db, projectId, { working_progress_raw: Math.round(mean * 100) });
       };
+      // Speech recognition (issue 14) runs beside the proxy and thumbnails: a core of its own while ffmpeg encodes.
+      const transcribing = transcribe.transcribeProject(files, project.locale, ctx);
+      transcribing.catch(() => {}); // awaited below; an ingest failure may come first
       const ready: MediaRow[] = [];
       for (const file of files) {
         ready.push(await ingestOnce(file.id, ctx, async (f) => { progress.set(file.id, f); await reportRaw(); }));
@@ -315,6 +336,10 @@ export function createPipeline(deps: PipelineDeps) {
       }
       await reportRaw();
       await updateProject(db, projectId, { working_progress: 20, raw_preview_render: 1, working_progress_raw: 100 });
+      const unavailable = await transcribing;
+      await updateProject(db, projectId, { subtitles_unavailable: unavailable ? JSON.stringify(unavailable) : null });
+      // Re-read: the words were stored on the files after their rows were loaded.
+      for (const [i, m] of ready.entries()) ready[i] = (await findMediaById(db, m.id)) ?? m;
 
       const settings = JSON.parse(project.settings) as { autocutsilences?: number };
       project = await buildStoryboard(db, project, ready, !!settings.autocutsilences);

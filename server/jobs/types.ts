@@ -39,6 +39,8 @@ export interface JobContext {
   jobId: string;
   /** 1 on the first run; counts every claim, including one lost to a crash. */
   attempt: number;
+  /** How many claims the job gets in all (absent: unknown); a step that gives up gracefully on the last one reads it. */
+  maxAttempts?: number;
   /** Aborted when the job is cancelled, its lease is lost, or the runner shuts down. */
   signal: AbortSignal;
   /** Extends the lease now; long steps call it so a slow job is not taken for a crashed one. */

@@ -4,7 +4,7 @@ import { filesInProjects, findMedia, queuedProjectsOf } from "../db/media";
 import { projectChargeMinutes, queuedProjectsCap } from "../domain/quotas";
 import { findProject, FRESH_PROJECT, insertProject, listProjects, projectMedia, updateProject, type ProjectRow } from "../db/projects";
 import type { CreateProjectBody, Project, ProjectSettings, RenderBody } from "../../api/projects";
-import { BUSY_STATUSES } from "../../api/projects";
+import { BUSY_STATUSES, SubtitlesUnavailable } from "../../api/projects";
 import { applySettingsRules, DEFAULT_SETTINGS } from "../domain/project-settings";
 import { buildStoryboard } from "./storyboard-builder";
 import { allowedTiers, exportTier, type ExportTier } from "../domain/export-tiers";
@@ -65,6 +65,13 @@ export const projectGroup = (projectId: number) => `project:${projectId}`;
 export const projectFolder = (userId: number, projectId: number) => `projects/${userId}/${projectId}`;
 const bit = (v: unknown): 0 | 1 => (v ? 1 : 0);
 
+/** Issue 14: why a project has no subtitles, as the pipeline recorded it (null: it has them, or nothing is spoken). */
+function subtitlesUnavailableOf(row: ProjectRow): SubtitlesUnavailable | null {
+  if (!row.subtitles_unavailable) return null;
+  const parsed = SubtitlesUnavailable.safeParse(JSON.parse(row.subtitles_unavailable));
+  return parsed.success ? parsed.data : null;
+}
+
 export function createProjects(deps: ProjectsDeps) {
   const { db } = deps;
 
@@ -108,6 +115,8 @@ export function createProjects(deps: ProjectsDeps) {
       share_token: row.share_nonce ? deps.shares.tokenOf(row.id, row.share_nonce) : null,
       video_name: row.video_name ?? null,
       description: row.description ?? "",
+      subtitles_unavailable: subtitlesUnavailableOf(row),
+      subtitles_draft: bit(row.subtitles_draft ?? 0),
       created_at: row.created_at,
       updated_at: row.updated_at,
     };

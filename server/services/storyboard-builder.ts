@@ -5,6 +5,8 @@ import { replaceScenes } from "../db/scenes";
 import { buildScenes, highlightsOf, IMAGE_SCENE_SECONDS, type MediaForScenes } from "../domain/storyboard";
 import { nearestThumbnail } from "../media/thumbnails";
 import type { SilenceAnalysis } from "../media/analyze";
+import { linesForScenes } from "../speech/lines";
+import { storedTranscript } from "../jobs/transcribe";
 
 /** What ingest keeps of a media file's analysis, as JSON in `media_files.analysis`. */
 export interface StoredAnalysis {
@@ -28,11 +30,19 @@ export async function buildStoryboard(db: Db, project: ProjectRow, ready: readon
   });
   const drafts = buildScenes(forScenes, autoCut);
   const thumbsOf = new Map(ready.map((m) => [m.id, m.analysis ? (JSON.parse(m.analysis) as StoredAnalysis).thumbnails : []]));
+  // Issue 14: each scene's subtitle lines from its file's recognised words, clipped to the scene.
+  const transcripts = new Map(ready.map((m) => [m.id, storedTranscript(m)]));
+  const linesOf = drafts.map((d) => {
+    const transcript = transcripts.get(d.mediaFileId);
+    return transcript ? linesForScenes(transcript.words, [{ start: d.start, end: d.end }])[0]! : [];
+  });
+  const linesCount = linesOf.reduce((sum, lines) => sum + lines.length, 0);
+  const draftLines = drafts.some((d, i) => linesOf[i]!.length > 0 && transcripts.get(d.mediaFileId)?.draft);
   const now = new Date().toISOString();
   await replaceScenes(
     db,
     projectId,
-    drafts.map((d) => {
+    drafts.map((d, i) => {
       const m = ready.find((r) => r.id === d.mediaFileId)!;
       const thumbs = (thumbsOf.get(d.mediaFileId) ?? []).map((t) => ({ time: t.time, file: t.key }));
       const thumb = nearestThumbnail(thumbs, d.start);
@@ -51,7 +61,7 @@ export async function buildStoryboard(db: Db, project: ProjectRow, ready: readon
         trim_start_raw: d.trimStartRaw,
         trim_end_raw: d.trimEndRaw,
         thumbnail_key: thumb?.file ?? m.thumbnail_key,
-        text: "[]",
+        text: JSON.stringify(linesOf[i]),
         media_audio: "standard",
         music_type: "bgmstandard",
         created_at: now,
@@ -64,6 +74,8 @@ export async function buildStoryboard(db: Db, project: ProjectRow, ready: readon
     scenes_count: drafts.length,
     removed_length: highlights.removedLength,
     jump_cuts_created: highlights.jumpCutsCreated,
+    subtitles_lines_count: linesCount,
+    subtitles_draft: draftLines ? 1 : 0,
     thumbnail_key: ready.find((m) => m.thumbnail_key)?.thumbnail_key ?? null,
     raw_preview_key: ready.length === 1 ? ready[0]!.proxy_key : ready.find((m) => m.proxy_key)?.proxy_key ?? null,
   });

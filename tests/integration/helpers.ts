@@ -22,7 +22,7 @@ let counter = 0;
 export async function startTestServer(env: Record<string, string> = {}, options: Omit<Overrides, "mailer"> = {}): Promise<TestServer> {
   // Under a dot-directory on purpose: the app must not care where DATA_DIR lives.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), ".cutroom-it-"));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ALTCHA_MAX_NUMBER: "2000", RATE_LIMIT_LOGIN: "1000", RATE_LIMIT_REGISTER: "1000", RATE_LIMIT_RESEND: "1000", RATE_LIMIT_UPLOADS: "1000", STATIC_DIR: path.join(dataDir, "no-app"), ...env });
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ALTCHA_MAX_NUMBER: "2000", RATE_LIMIT_LOGIN: "1000", RATE_LIMIT_REGISTER: "1000", RATE_LIMIT_RESEND: "1000", RATE_LIMIT_UPLOADS: "1000", STATIC_DIR: path.join(dataDir, "no-app"), STT: "off", ...env });
   const mails: Mail[] = [];
   const mailer: Mailer = { send: async (mail) => void mails.push(mail) };
   const server = await createServer(config, { ...options, mailer });

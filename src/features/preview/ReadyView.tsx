@@ -8,6 +8,7 @@ import { EditProjectButton } from "../edit/EditProjectButton";
 import { Highlights } from "./Highlights";
 import { DownloadButton } from "./DownloadButton";
 import { ShareButton } from "./ShareButton";
+import { SubtitlesNotice } from "./SubtitlesNotice";
 
 /**
  * Preview Ready / Render Ready: the player, what the edit did, Edit project (not when Render Ready, nor
@@ -41,6 +42,7 @@ export function ReadyView({ project, highlights, showEdit = true }: { project: P
         </div>
       </div>
       <aside className="card preview-side">
+        <SubtitlesNotice project={project} />
         {highlights ? <Highlights highlights={highlights} /> : <Spinner label={t`Loading highlights…`} />}
       </aside>
     </div>

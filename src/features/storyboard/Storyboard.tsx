@@ -15,6 +15,7 @@ import { useReferencePlayer } from "../edit/reference-player";
 import { ClipsProjectDialog } from "./ClipsProjectDialog";
 import { HelpDialog } from "./HelpDialog";
 import { Icon } from "./icons";
+import { SubtitlesNotice } from "../preview/SubtitlesNotice";
 import { dropOrder, isBusy, mergeAfter, projectLength, selectedInOrder, shownScenes, totalLength } from "./model";
 import { MoveSceneDialog } from "./MoveSceneDialog";
 import { OFFLINE_REASON_ID, OfflineStatus } from "./OfflineStatus";
@@ -211,6 +212,7 @@ function StoryboardView({ project, scenes, scenesLoaded, loading, loadFailed, lo
         </p>
       )}
       <OfflineStatus projectId={project.id} online={online} waiting={waitingEdits.length} />
+      {!busy && <SubtitlesNotice project={project} />}
       <StoryboardToolbar
         hideRemoved={hideRemoved}
         onHideRemovedChange={setHideRemoved}

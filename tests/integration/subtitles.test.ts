@@ -1,0 +1,115 @@
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_POCKETSPHINX } from "../../server/speech/pocketsphinx";
+import { jsonApi, listen, startTestServer, waitFor, type TestServer } from "./helpers";
+import { requireTool } from "./spoken-talk";
+import { tusUpload } from "./tus";
+
+/**
+ * Issue 14: a project made from a spoken file gets subtitle lines from speech recognition (the local engine,
+ * pocketsphinx, on tests/fixtures/talk.mp4, espeak-ng sentences); a language no engine knows completes all
+ * the same, with no lines and the reason on the project.
+ */
+
+const TALK = path.resolve(__dirname, "../fixtures/talk.mp4");
+
+let server: TestServer;
+let base: string;
+let token: string;
+const api = jsonApi(() => base, () => token);
+
+interface Line {
+  start: number;
+  end: number;
+  text: string;
+}
+
+async function talkProject(name: string, locale: string): Promise<number> {
+  const uploaded = await tusUpload(base, token, TALK, { name: `${name}.mp4` });
+  const media = await api("POST", "/library", { media_file: uploaded.id, name: `${name}.mp4`, locale, has_speech: 1 });
+  expect(media.status).toBe(201);
+  const created = await api("POST", "/createproject", { name, locale, style: "video", media: [media.body.media_file.id] });
+  expect(created.status).toBe(201);
+  const id = created.body.id as number;
+  await waitFor(async () => {
+    const status = (await api("GET", `/projects/${id}`)).body.status;
+    if (status === "Failed") throw new Error(`project ${name} failed`);
+    return status === "Preview Ready" ? true : undefined;
+  }, 180_000);
+  return id;
+}
+
+const scenesOf = async (id: number) =>
+  (await api("POST", `/projects/${id}/storyboard`, {})).body.timeline.scenes as { start: number; end: number; trim_start: number; trim_end: number; text: Line[] }[];
+
+beforeAll(async () => {
+  requireTool(DEFAULT_POCKETSPHINX.binary, "pocketsphinx pocketsphinx-en-us");
+  server = await startTestServer({ STT: "on" });
+  base = await listen(server);
+  token = (await server.signUp()).token;
+});
+afterAll(() => server?.close());
+
+describe("subtitles from speech", () => {
+  it("fills an English talk's scenes with draft caption lines from pocketsphinx and counts them", async () => {
+    const id = await talkProject("English talk", "en-US");
+    const project = (await api("GET", `/projects/${id}`)).body;
+    expect(project.subtitles_unavailable).toBeNull();
+    expect(project.subtitles_draft).toBe(1);
+
+    const scenes = await scenesOf(id);
+    const lines = scenes.flatMap((s) => s.text.map((line) => ({ line, scene: s })));
+    expect(lines.length).toBeGreaterThan(3);
+    for (const { line, scene } of lines) {
+      expect([...line.text].length).toBeLessThanOrEqual(35);
+      expect(line.text.trim()).toBe(line.text);
+      expect(line.end).toBeGreaterThan(line.start);
+      // Clipped to the scene it belongs to.
+      expect(line.start).toBeGreaterThanOrEqual(scene.start - 1e-6);
+      expect(line.end).toBeLessThanOrEqual(scene.end + 1e-6);
+    }
+    // Recognised words of the script (a draft gets many wrong, but not all).
+    const text = lines.map(({ line }) => line.text.toLowerCase()).join(" ");
+    expect(text).toMatch(/\b(the|and|to|of|a)\b/);
+
+    const highlights = (await api("GET", `/projects/${id}/highlights`)).body;
+    expect(highlights.subtitlesLinesCount).toBe(lines.filter(({ line, scene }) => line.end > scene.trim_start && line.start < scene.trim_end).length);
+    expect(highlights.subtitlesLinesCount).toBeGreaterThan(0);
+  }, 240_000);
+
+  it("completes a German talk with no engine for German: no lines, and the reason on the project", async () => {
+    const id = await talkProject("German talk", "de-DE");
+    const project = (await api("GET", `/projects/${id}`)).body;
+    expect(project.status).toBe("Preview Ready");
+    expect(project.subtitles_unavailable).toEqual({ reason: "no_engine_for_language", language: "de-DE" });
+    expect(project.subtitles_draft).toBe(0);
+    const scenes = await scenesOf(id);
+    expect(scenes.length).toBeGreaterThan(0);
+    expect(scenes.every((s) => s.text.length === 0)).toBe(true);
+    expect((await api("GET", `/projects/${id}/highlights`)).body.subtitlesLinesCount).toBe(0);
+  }, 240_000);
+});
+
+describe("with speech recognition turned off (STT=off)", () => {
+  let off: TestServer;
+  let offBase: string;
+  let offToken: string;
+  beforeAll(async () => {
+    off = await startTestServer();
+    offBase = await listen(off);
+    offToken = (await off.signUp()).token;
+  });
+  afterAll(() => off?.close());
+
+  it("says so on the project instead of a silent 0 lines", async () => {
+    const offApi = jsonApi(() => offBase, () => offToken);
+    const uploaded = await tusUpload(offBase, offToken, TALK, { name: "talk.mp4" });
+    const media = await offApi("POST", "/library", { media_file: uploaded.id, name: "talk.mp4", locale: "en-US", has_speech: 1 });
+    const id = (await offApi("POST", "/createproject", { name: "Off", locale: "en-US", style: "video", media: [media.body.media_file.id] })).body.id as number;
+    const project = await waitFor(async () => {
+      const body = (await offApi("GET", `/projects/${id}`)).body;
+      return body.status === "Preview Ready" ? body : undefined;
+    }, 180_000);
+    expect(project.subtitles_unavailable).toEqual({ reason: "speech_off", language: "en-US" });
+  }, 240_000);
+});
