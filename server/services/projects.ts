@@ -7,6 +7,7 @@ import type { CreateProjectBody, Project, ProjectSettings, RenderBody } from "..
 import { BUSY_STATUSES, SubtitlesUnavailable } from "../../api/projects";
 import { applySettingsRules, DEFAULT_SETTINGS } from "../domain/project-settings";
 import { buildStoryboard } from "./storyboard-builder";
+import { projectSubtitlesFile, type SubtitlesFormat } from "./subtitles";
 import { allowedTiers, exportTier, type ExportTier } from "../domain/export-tiers";
 import type { JobPayloads, JobType } from "../jobs/types";
 import { safeFileName, type FileLinks } from "./file-links";
@@ -51,7 +52,7 @@ export interface ProjectsDeps {
   /** A library-type project is its file: renaming or deleting it renames or removes the file. */
   library: Pick<Library, "renameItem" | "removeItem">;
   /** A deleted project's renders and previews are removed from it. */
-  store: Pick<FileStore, "remove">;
+  store: Pick<FileStore, "remove" | "pathOf" | "exists">;
   /** What the user has left of the plan: a new project is charged its processing minutes. */
   quotas: (userId: number) => Promise<{ processingMinutes: number }>;
   /** The job runner's slots (JOB_CONCURRENCY), for a queued project's time left; 1 when not told. */
@@ -372,13 +373,19 @@ export function createProjects(deps: ProjectsDeps) {
     },
 
     /**
-     * The subtitles link (SPEC §7 subtitles): the owner's project, then its subtitles file. Speech recognition
-     * (issue 14) writes subtitles files; until a project has one there is nothing to download.
+     * The subtitles link (SPEC §7 subtitles): the owner's project, then its subtitles as WebVTT (or SRT), made from
+     * its shown scenes' text lines (services/subtitles.ts), signed and named after the project like the video.
+     * A project without lines has nothing to download; free plans cannot download (SPEC §6).
      */
-    async subtitlesLink(userId: number, id: number): Promise<{ url: string; filename: string; expires_at: string }> {
+    async subtitlesLink(userId: number, id: number, format: SubtitlesFormat = "vtt", now = Date.now()): Promise<{ url: string; filename: string; expires_at: string }> {
       const row = await mustFind(userId, id);
       if (row.deleted_at) throw notFound("No such project");
-      throw new DomainError("no_subtitles", "This project has no subtitles");
+      const key = await projectSubtitlesFile(db, deps.store, row, format);
+      if (!key) throw new DomainError("no_subtitles", "This project has no subtitles");
+      if (!(await deps.isPaid(userId))) throw new DomainError("upgrade_required", "Downloading the subtitles needs a paid plan");
+      const filename = safeFileName(row.video_name || row.name, format);
+      const link = deps.links.downloadUrl(key, filename, now);
+      return { url: link.url, filename, expires_at: new Date(link.expires * 1000).toISOString() };
     },
 
     mediaOf: (projectId: number) => projectMedia(db, projectId),

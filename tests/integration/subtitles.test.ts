@@ -1,7 +1,8 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_POCKETSPHINX } from "../../server/speech/pocketsphinx";
-import { jsonApi, listen, startTestServer, waitFor, type TestServer } from "./helpers";
+import { readSrt, readVtt } from "../../server/speech/subtitle-files";
+import { bearer, jsonApi, listen, startTestServer, waitFor, type TestServer } from "./helpers";
 import { requireTool } from "./spoken-talk";
 import { tusUpload } from "./tus";
 
@@ -16,6 +17,8 @@ const TALK = path.resolve(__dirname, "../fixtures/talk.mp4");
 let server: TestServer;
 let base: string;
 let token: string;
+let englishId: number;
+const setPlan = (email: string, plan: string) => server.db.updateTable("users").set({ plan_id: plan }).where("email", "=", email).execute();
 const api = jsonApi(() => base, () => token);
 
 interface Line {
@@ -46,13 +49,16 @@ beforeAll(async () => {
   requireTool(DEFAULT_POCKETSPHINX.binary, "pocketsphinx pocketsphinx-en-us");
   server = await startTestServer({ STT: "on" });
   base = await listen(server);
-  token = (await server.signUp()).token;
+  const me = await server.signUp();
+  token = me.token;
+  await setPlan(me.email, "starter_month");
 });
 afterAll(() => server?.close());
 
 describe("subtitles from speech", () => {
   it("fills an English talk's scenes with draft caption lines from pocketsphinx and counts them", async () => {
     const id = await talkProject("English talk", "en-US");
+    englishId = id;
     const project = (await api("GET", `/projects/${id}`)).body;
     expect(project.subtitles_unavailable).toBeNull();
     expect(project.subtitles_draft).toBe(1);
@@ -87,6 +93,73 @@ describe("subtitles from speech", () => {
     expect(scenes.length).toBeGreaterThan(0);
     expect(scenes.every((s) => s.text.length === 0)).toBe(true);
     expect((await api("GET", `/projects/${id}/highlights`)).body.subtitlesLinesCount).toBe(0);
+  }, 240_000);
+});
+
+describe("the subtitles link (SPEC §7 subtitles)", () => {
+  const link = (id: number, as: string | undefined, query = "") =>
+    fetch(`${base}/api/v1/projects/${id}/subtitles${query}`, { redirect: "manual", headers: { accept: "application/json", ...(as ? bearer(as) : {}) } });
+
+  it("hands the owner a signed WebVTT link named after the project, whose cues are the shown scenes' lines in the edit's time", async () => {
+    const res = await link(englishId, token);
+    expect(res.status).toBe(200);
+    const answer = (await res.json()) as { url: string; filename: string; expires_at: string };
+    expect(answer.filename).toBe("English talk.vtt");
+    expect(answer.url).not.toContain(token);
+    const file = await fetch(new URL(answer.url, base));
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-disposition")).toContain('filename="English talk.vtt"');
+    const cues = readVtt(await file.text());
+    const highlights = (await api("GET", `/projects/${englishId}/highlights`)).body;
+    expect(cues.length).toBe(highlights.subtitlesLinesCount);
+    const project = (await api("GET", `/projects/${englishId}`)).body;
+    for (const [i, cue] of cues.entries()) {
+      expect(cue.end).toBeGreaterThan(cue.start);
+      expect(cue.end).toBeLessThanOrEqual(project.duration_out_seconds + 0.01);
+      if (i > 0) expect(cue.start).toBeGreaterThanOrEqual(cues[i - 1]!.start);
+    }
+    // The same cues as SRT.
+    const srt = (await (await link(englishId, token, "?format=srt")).json()) as { url: string; filename: string };
+    expect(srt.filename).toBe("English talk.srt");
+    expect(readSrt(await (await fetch(new URL(srt.url, base))).text())).toEqual(cues);
+    expect((await link(englishId, token, "?format=doc")).status).toBe(422);
+  });
+
+  it("follows an edit: lines taken off a scene leave the file", async () => {
+    const scenes = await scenesOf(englishId);
+    const withLines = (scenes as unknown as { id: number; text: Line[] }[]).find((s) => s.text.length > 0)!;
+    const before = readVtt(await (await fetch(new URL(((await (await link(englishId, token)).json()) as { url: string }).url, base))).text());
+    expect((await api("PUT", `/scenes/${withLines.id}`, { text: [] })).status).toBe(200);
+    const after = readVtt(await (await fetch(new URL(((await (await link(englishId, token)).json()) as { url: string }).url, base))).text());
+    expect(after.length).toBe(before.length - withLines.text.length);
+    expect(after.map((c) => c.text)).not.toContain(withLines.text[0]!.text);
+  });
+
+  it("is 404 for another user, 401 without a bearer, no_subtitles without lines, and upgrade_required on the free plan", async () => {
+    const other = await server.signUp();
+    await setPlan(other.email, "starter_month");
+    const theirs = await link(englishId, other.token);
+    expect(theirs.status).toBe(404);
+    expect(await theirs.json()).toMatchObject({ code: "not_found" });
+    expect((await link(englishId, undefined)).status).toBe(401);
+
+    // A free user's German talk (no engine, no lines), then a line typed in by hand.
+    const free = await server.signUp();
+    const previous = token;
+    token = free.token;
+    try {
+      const id = await talkProject("Free talk", "de-DE");
+      const none = await link(id, free.token);
+      expect(none.status).toBe(404);
+      expect(await none.json()).toMatchObject({ code: "no_subtitles" });
+      const scene = (await scenesOf(id))[0] as unknown as { id: number; trim_start: number };
+      expect((await api("PUT", `/scenes/${scene.id}`, { text: [{ start: scene.trim_start, end: scene.trim_start + 1, text: "Hallo zusammen" }] })).status).toBe(200);
+      const refused = await link(id, free.token);
+      expect(refused.status).toBe(402);
+      expect(await refused.json()).toMatchObject({ code: "upgrade_required" });
+    } finally {
+      token = previous;
+    }
   }, 240_000);
 });
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Projects } from "../../services/projects";
 import type { StoryboardEdits } from "../../services/storyboard-edits";
+import { DomainError } from "../../services/errors";
 import { currentUser } from "../auth";
 import { registerRoutes, type RouteHooks } from "../register";
 
@@ -32,15 +33,20 @@ export function projectRoutes(app: FastifyInstance, hooks: RouteHooks, projects:
    * client that asks for JSON (the sync worker, the app's /projects/{id}/downloadrender page) gets
    * `{ url, filename, expires_at }`; anything else is redirected to the link.
    */
-  const directLink = (path: string, link: (userId: number, id: number) => Promise<{ url: string }>) =>
-    app.get<{ Params: { id: string } }>(path, { preHandler: hooks.authenticate, schema: { hide: true } as never }, async (request, reply) => {
+  const directLink = (path: string, link: (userId: number, id: number, query: Record<string, unknown>) => Promise<{ url: string }>) =>
+    app.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>(path, { preHandler: hooks.authenticate, schema: { hide: true } as never }, async (request, reply) => {
       const id = Number(request.params.id);
       if (!Number.isSafeInteger(id) || id < 1) return reply.status(404).send({ message: "No such project", code: "not_found" });
-      const answer = await link(currentUser(request), id);
+      const answer = await link(currentUser(request), id, request.query ?? {});
       reply.header("cache-control", "private, no-store");
       if (request.headers.accept?.includes("application/json")) return answer;
       return reply.redirect(answer.url, 302);
     });
   directLink("/projects/:id/downloadrender", (userId, id) => projects.downloadLink(userId, id));
-  directLink("/projects/:id/subtitles", (userId, id) => projects.subtitlesLink(userId, id));
+  // WebVTT by default; `?format=srt` for SubRip (issue 14). Any other format is refused.
+  directLink("/projects/:id/subtitles", (userId, id, query) => {
+    const format = query.format === undefined ? "vtt" : query.format;
+    if (format !== "vtt" && format !== "srt") throw new DomainError("validation_failed", "format must be vtt or srt", { format: "invalid" });
+    return projects.subtitlesLink(userId, id, format);
+  });
 }

@@ -9,6 +9,7 @@ import { Highlights } from "./Highlights";
 import { DownloadButton } from "./DownloadButton";
 import { ShareButton } from "./ShareButton";
 import { SubtitlesNotice } from "./SubtitlesNotice";
+import { SubtitlesDownloadButton } from "./SubtitlesDownloadButton";
 
 /**
  * Preview Ready / Render Ready: the player, what the edit did, Edit project (not when Render Ready, nor
@@ -32,6 +33,7 @@ export function ReadyView({ project, highlights, showEdit = true }: { project: P
         <div className="preview-actions">
           {showEdit && project.status !== "Render Ready" && <EditProjectButton projectId={project.id} />}
           <DownloadButton project={project} />
+          <SubtitlesDownloadButton project={project} linesCount={highlights?.subtitlesLinesCount} />
           {/* On the Preview & Export tab itself the share panel is below. */}
           {showEdit && <ShareButton projectId={project.id} />}
           {user && user.video_tier < 1 && config && (

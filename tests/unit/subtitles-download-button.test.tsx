@@ -1,0 +1,65 @@
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { I18nProvider } from "@lingui/react";
+import { i18n } from "@lingui/core";
+import type { ReactNode } from "react";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { makeProject } from "./edit-fixtures";
+
+// jsdom has no CSS.escape; react-aria's overlays read a meta tag with it.
+globalThis.CSS ??= {} as typeof CSS;
+CSS.escape ??= (value: string) => value.replace(/[^\w-]/g, (c) => `\\${c}`);
+
+const worker = vi.hoisted(() => ({ subtitlesLink: vi.fn() }));
+vi.mock("../../src/worker", () => ({ worker }));
+const hooks = vi.hoisted(() => ({ user: { video_tier: 1, ltd_tier: null as string | null }, config: { links: { pricing: "https://example.com/pricing" } } }));
+vi.mock("../../src/app/hooks", () => ({ useCurrentUser: () => hooks.user, useConfig: () => hooks.config }));
+
+import { SubtitlesDownloadButton } from "../../src/features/preview/SubtitlesDownloadButton";
+
+const wrap = (ui: ReactNode) => render(<I18nProvider i18n={i18n}>{ui}</I18nProvider>);
+const finished = makeProject({ status: "Render Ready", final_render: 1 });
+let clicked: { href: string; download: string }[] = [];
+
+beforeAll(() => i18n.loadAndActivate({ locale: "en", messages: {} }));
+beforeEach(() => {
+  worker.subtitlesLink.mockReset();
+  clicked = [];
+  vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
+    clicked.push({ href: this.getAttribute("href")!, download: this.download });
+  });
+});
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+describe("Download subtitles (issue 14)", () => {
+  it("shows only on a finished project that has subtitle lines", () => {
+    const { rerender } = wrap(<SubtitlesDownloadButton project={makeProject({ status: "Preview Ready" })} linesCount={4} />);
+    expect(screen.queryByRole("button", { name: "Download subtitles" })).toBeNull();
+    rerender(<I18nProvider i18n={i18n}><SubtitlesDownloadButton project={finished} linesCount={0} /></I18nProvider>);
+    expect(screen.queryByRole("button", { name: "Download subtitles" })).toBeNull();
+    rerender(<I18nProvider i18n={i18n}><SubtitlesDownloadButton project={finished} linesCount={4} /></I18nProvider>);
+    expect(screen.getByRole("button", { name: "Download subtitles" })).toBeTruthy();
+  });
+
+  it("hands a paid user's signed link to the browser as a download named by the server", async () => {
+    hooks.user = { video_tier: 1, ltd_tier: null };
+    worker.subtitlesLink.mockResolvedValue({ ok: true, data: { url: "/api/v1/files/projects/1/41/subtitles-0123456789abcdef.vtt?expires=1&download=Team%20talk.vtt&signature=s", filename: "Team talk.vtt", expires_at: "" } });
+    wrap(<SubtitlesDownloadButton project={finished} linesCount={4} />);
+    fireEvent.click(screen.getByRole("button", { name: "Download subtitles" }));
+    await waitFor(() => expect(clicked).toHaveLength(1));
+    expect(worker.subtitlesLink).toHaveBeenCalledWith(41);
+    expect(clicked[0]).toEqual({ href: "/api/v1/files/projects/1/41/subtitles-0123456789abcdef.vtt?expires=1&download=Team%20talk.vtt&signature=s", download: "Team talk.vtt" });
+  });
+
+  it("shows a free user the upgrade modal and asks the server nothing", async () => {
+    hooks.user = { video_tier: 0, ltd_tier: null };
+    wrap(<SubtitlesDownloadButton project={finished} linesCount={4} />);
+    fireEvent.click(screen.getByRole("button", { name: "Download subtitles" }));
+    const dialog = await screen.findByRole("dialog");
+    expect(dialog.textContent).toContain("Downloading needs a paid plan");
+    expect(worker.subtitlesLink).not.toHaveBeenCalled();
+    expect(clicked).toEqual([]);
+  });
+});
