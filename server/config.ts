@@ -2,6 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import { MEDIA_LANGUAGES } from "../api/locales";
 import type { SpeechSettings } from "./speech";
+import type { TranslateSettings } from "./translate";
 
 const flag = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off", ""])
@@ -64,6 +65,14 @@ const EnvSchema = z.object({
   STT_MAX_REQUEST_MB: z.coerce.number().min(0.1).max(4096).default(25),
   /** The pocketsphinx-en-us model folder (Debian's by default). */
   POCKETSPHINX_MODEL_DIR: z.string().default("/usr/share/pocketsphinx/model/en-us"),
+  /** Subtitle translation: a LibreTranslate-compatible service (GET /languages, POST /translate); without it, Apertium (en, es, pt-BR, fr, it; draft). */
+  TRANSLATE_URL: z.string().url().optional(),
+  /** Sent as `api_key` to TRANSLATE_URL. */
+  TRANSLATE_API_KEY: z.string().optional(),
+  /** Longest wait for one answer of TRANSLATE_URL. */
+  TRANSLATE_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(60),
+  /** Most characters of text in one request to TRANSLATE_URL (LibreTranslate's --char-limit). */
+  TRANSLATE_MAX_REQUEST_CHARS: z.coerce.number().int().min(100).max(10_000_000).default(2000),
   PUSH: z.enum(["webpush", "outbox", "off"]).default("webpush"),
   /** 1 lets subscriptions point at loopback or private addresses (a local push service in tests). */
   PUSH_PRIVATE_ENDPOINTS: z.enum(["0", "1"]).default("0"),
@@ -129,6 +138,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         : null,
       pocketsphinx: { binary: "pocketsphinx_continuous", modelDir: e.POCKETSPHINX_MODEL_DIR },
     } satisfies SpeechSettings,
+    translate: {
+      http: e.TRANSLATE_URL
+        ? {
+            url: e.TRANSLATE_URL,
+            apiKey: e.TRANSLATE_API_KEY ?? null,
+            timeoutMs: e.TRANSLATE_TIMEOUT_SECONDS * 1000,
+            maxRequestChars: e.TRANSLATE_MAX_REQUEST_CHARS,
+            maxRequestLines: 100,
+            retries: 4,
+            backoffMs: 1000,
+          }
+        : null,
+      apertium: { binary: "apertium", dataDir: "/usr/share/apertium", timeoutMs: 120_000 },
+    } satisfies TranslateSettings,
     staticDir: path.resolve(e.STATIC_DIR),
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     logLevel: e.LOG_LEVEL,
