@@ -26,6 +26,8 @@ import { TIER_SIZES } from "../domain/export-tiers";
 import { WATERMARK_LOGO } from "../media/watermark";
 import type { SpeechToText } from "../speech";
 import { clipLines } from "../speech/lines";
+import { writeVtt } from "../speech/subtitle-files";
+import { projectSubtitleLines, trackKeyOf } from "../services/subtitles";
 import type { TextLine } from "../../api/storyboard";
 import { createTranscribeStep } from "./transcribe";
 
@@ -76,6 +78,16 @@ async function atomicFolder<T>(target: string, write: (tmpDir: string) => Promis
 }
 
 /** `proxy.mp4` → `proxy.mp4.1a2b3c4d.part.mp4`: this attempt's own name, which the start-up sweep knows (leftovers.ts). */
+async function writeTrack(target: string, lines: readonly TextLine[]) {
+  const tmp = partName(target);
+  try {
+    await fs.writeFile(tmp, writeVtt(lines), "utf8");
+    await fs.rename(tmp, target);
+  } finally {
+    await fs.rm(tmp, { force: true });
+  }
+}
+
 /** How many of a scene's text lines (JSON) play inside its trim. */
 function linesWithin(text: string, trimStart: number, trimEnd: number): number {
   try {
@@ -194,6 +206,8 @@ export function createPipeline(deps: PipelineDeps) {
     const applied: AppliedFeatures = { music: false, autoduck: false, audioEnhancer: enhancement.voiceBooster, noiseCancelling: enhancement.noiseCancelling, autoPunchIn: edit.autoPunchIn };
     // A render killed between its rename and its row update left a finished file nothing links to.
     await removeUnlinkedRenders(project);
+    // Issue 14: the edit's subtitles as this render plays them, written beside it (the players' track).
+    const subtitleLines = await projectSubtitleLines(db, project.id);
     const key = `projects/${project.user_id}/${project.id}/${final ? "export" : "preview"}-${Date.now()}.mp4`;
     let last = 0;
     let rendered: RenderResult | undefined;
@@ -229,6 +243,7 @@ export function createPipeline(deps: PipelineDeps) {
       await store.remove(projectFolder(project.user_id, project.id));
       throw new PermanentJobError(`project ${project.id} was deleted while it rendered`);
     }
+    if (subtitleLines.length > 0) await writeTrack(store.pathOf(trackKeyOf(key)), subtitleLines);
     const previous = project.export_key;
     const done = await updateProject(db, project.id, {
       export_key: key,
@@ -245,7 +260,10 @@ export function createPipeline(deps: PipelineDeps) {
       // SPEC §4 Needs-render: a shown scene without a thumbnail still needs a render (an edit made meanwhile keeps its flag).
       ...((await shownSceneWithoutThumbnail(project.id)) ? { needs_render: 1 } : {}),
     });
-    if (previous && previous !== key) await store.remove(previous);
+    if (previous && previous !== key) {
+      await store.remove(previous);
+      await store.remove(trackKeyOf(previous));
+    }
     await deps.onRenderDone?.(done, true);
   }
 
@@ -290,9 +308,11 @@ export function createPipeline(deps: PipelineDeps) {
   /** Finished renders in a project's folder that its row does not link to; one job renders a project at a time. */
   async function removeUnlinkedRenders(project: ProjectRow) {
     const folder = store.pathOf(projectFolder(project.user_id, project.id));
-    const linked = project.export_key ? path.basename(project.export_key) : undefined;
+    const linked = project.export_key ? path.basename(project.export_key, ".mp4") : undefined;
     for (const name of await fs.readdir(folder).catch(() => [] as string[])) {
-      if (/^(preview|export)-\d+\.mp4$/.test(name) && name !== linked) await fs.rm(path.join(folder, name), { force: true });
+      // A render and its subtitle track (issue 14) go together.
+      const render = /^((?:preview|export)-\d+)\.(?:mp4|vtt)$/.exec(name);
+      if (render && render[1] !== linked) await fs.rm(path.join(folder, name), { force: true });
     }
   }
 

@@ -7,7 +7,7 @@ import type { CreateProjectBody, Project, ProjectSettings, RenderBody } from "..
 import { BUSY_STATUSES, SubtitlesUnavailable } from "../../api/projects";
 import { applySettingsRules, DEFAULT_SETTINGS } from "../domain/project-settings";
 import { buildStoryboard } from "./storyboard-builder";
-import { projectSubtitlesFile, type SubtitlesFormat } from "./subtitles";
+import { projectSubtitlesFile, trackKeyOf, type SubtitlesFormat } from "./subtitles";
 import { allowedTiers, exportTier, type ExportTier } from "../domain/export-tiers";
 import type { JobPayloads, JobType } from "../jobs/types";
 import { safeFileName, type FileLinks } from "./file-links";
@@ -118,6 +118,7 @@ export function createProjects(deps: ProjectsDeps) {
       description: row.description ?? "",
       subtitles_unavailable: subtitlesUnavailableOf(row),
       subtitles_draft: bit(row.subtitles_draft ?? 0),
+      subtitles_track_url: row.export_key && row.subtitles_lines_count > 0 ? deps.links.url(trackKeyOf(row.export_key)) : null,
       created_at: row.created_at,
       updated_at: row.updated_at,
     };

@@ -5,9 +5,20 @@ import type { ShareBody, SharePage } from "../../api/share";
 import type { Privacy } from "../../api/share";
 import type { Project } from "../../api/projects";
 import { FILE_LINK_TTL_S } from "./file-links";
+import { trackKeyOf } from "./subtitles";
 import { sign, verifySignature } from "./signed-links";
 import type { ShareTokens } from "./share-tokens";
 import { DomainError, notFound } from "./errors";
+
+/** A language's name in that language ("Deutsch (Deutschland)"), as track menus list them; the tag when unknown. */
+function languageLabel(locale: string): string {
+  try {
+    const name = new Intl.DisplayNames([locale], { type: "language" }).of(locale);
+    return name ? name.charAt(0).toLocaleUpperCase(locale) + name.slice(1) : locale;
+  } catch {
+    return locale;
+  }
+}
 
 export interface SharingDeps {
   db: Db;
@@ -17,7 +28,7 @@ export interface SharingDeps {
   toProject: (row: ProjectRow) => Project;
 }
 
-export type ShareFile = "video" | "poster";
+export type ShareFile = "video" | "poster" | "subtitles";
 
 /** A well-formed token is the base64url of an HMAC-SHA256; anything else is not looked up. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
@@ -48,7 +59,8 @@ export function createSharing(deps: SharingDeps) {
     return row;
   }
 
-  const fileKey = (row: ProjectRow, file: ShareFile) => (file === "video" ? row.export_key : row.thumbnail_key);
+  const fileKey = (row: ProjectRow, file: ShareFile) =>
+    file === "video" ? row.export_key : file === "subtitles" ? (row.export_key ? trackKeyOf(row.export_key) : null) : row.thumbnail_key;
   // The privacy is signed too: a link handed out while the page was unlisted stops when it becomes private.
   const payload = (token: string, row: ProjectRow, file: ShareFile, key: string, expires: number) => `share|${file}|${token}|${key}|${row.privacy}|${expires}`;
 
@@ -93,8 +105,8 @@ export function createSharing(deps: SharingDeps) {
         privacy: row.privacy as Privacy,
         video: { url: mediaUrl(token, row, "video", now), width: row.export_width ?? null, height: row.export_height ?? null, duration_seconds: row.duration_out_seconds },
         poster: row.thumbnail_key ? mediaUrl(token, row, "poster", now) : null,
-        // Subtitle tracks arrive with issue 14 (speech recognition); a page lists none until a project has them.
-        tracks: [],
+        // Issue 14: the render's subtitles (written beside it by the render job), labelled in their own language.
+        tracks: row.export_key && row.subtitles_lines_count > 0 && row.locale ? [{ locale: row.locale, label: languageLabel(row.locale), url: mediaUrl(token, row, "subtitles", now) }] : [],
       };
     },
 

@@ -17,6 +17,9 @@ import type { FileStore } from "../storage/local";
 
 export type SubtitlesFormat = "vtt" | "srt";
 
+/** A render's subtitle track (WebVTT, written by the render job) lives beside it: `preview-123.mp4` → `preview-123.vtt`. */
+export const trackKeyOf = (renderKey: string) => renderKey.replace(/\.mp4$/, ".vtt");
+
 const parseLines = (text: string): TextLine[] => {
   try {
     const lines = JSON.parse(text) as unknown;

@@ -15,7 +15,7 @@ export interface PlayerProps {
   /** The <video>, for a view that seeks or plays it (the edit screen's reference player). */
   videoRef?: Ref<HTMLVideoElement>;
   /** Subtitle tracks (WebVTT), with a captions button when there are any. */
-  tracks?: readonly { src: string; srclang: string; label: string }[];
+  tracks?: readonly { src: string; srclang: string; label: string; default?: boolean }[];
 }
 
 /** A video with media-chrome's controls: play, seek, time, mute, volume and fullscreen. */
@@ -26,7 +26,7 @@ export function Player({ src, label, poster, videoRef, tracks = [] }: PlayerProp
       <media-controller className="player" lang={i18n.locale}>
         <video ref={videoRef} slot="media" src={src} poster={poster} preload="metadata" playsInline aria-label={label}>
           {tracks.map((track) => (
-            <track key={track.src} kind="subtitles" src={track.src} srcLang={track.srclang} label={track.label} />
+            <track key={track.src} kind="subtitles" src={track.src} srcLang={track.srclang} label={track.label} default={track.default} />
           ))}
         </video>
         <media-loading-indicator slot="centered-chrome" noautohide />

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_POCKETSPHINX } from "../../server/speech/pocketsphinx";
@@ -94,6 +95,41 @@ describe("subtitles from speech", () => {
     expect(scenes.every((s) => s.text.length === 0)).toBe(true);
     expect((await api("GET", `/projects/${id}/highlights`)).body.subtitlesLinesCount).toBe(0);
   }, 240_000);
+});
+
+describe("subtitle tracks of the players (SPEC §2 preview, §6 share page)", () => {
+  it("writes the preview render's track beside it, with the lines the highlights count", async () => {
+    const project = (await api("GET", `/projects/${englishId}`)).body;
+    expect(project.subtitles_track_url).toMatch(/^\/api\/v1\/files\/projects\/\d+\/\d+\/preview-\d+\.vtt\?expires=\d+&signature=/);
+    const res = await fetch(new URL(project.subtitles_track_url, base));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/vtt");
+    const cues = readVtt(await res.text());
+    expect(cues.length).toBe((await api("GET", `/projects/${englishId}/highlights`)).body.subtitlesLinesCount);
+    expect(cues.at(-1)!.end).toBeLessThanOrEqual(project.duration_out_seconds + 0.01);
+  });
+
+  it("lists the final render's track on its share page, and only that render's", async () => {
+    expect((await api("POST", `/projects/${englishId}/render`, { final: 1, tier: 1 })).status).toBe(200);
+    const finished = await waitFor(async () => {
+      const body = (await api("GET", `/projects/${englishId}`)).body;
+      if (body.status === "Failed") throw new Error("render failed");
+      return body.status === "Render Ready" && !body.is_queued ? body : undefined;
+    }, 150_000);
+    const shared = (await api("PUT", `/projects/${englishId}/share`, { privacy: "unlisted" })).body;
+    const page = (await (await fetch(`${base}/api/v1/share/${shared.share_token}`)).json()) as { tracks: { locale: string; label: string; url: string }[] };
+    expect(page.tracks).toHaveLength(1);
+    expect(page.tracks[0]).toMatchObject({ locale: "en-US" });
+    expect(page.tracks[0]!.label).toMatch(/English/);
+    const track = await fetch(new URL(page.tracks[0]!.url, base));
+    expect(track.status).toBe(200);
+    expect(readVtt(await track.text()).length).toBe((await api("GET", `/projects/${englishId}/highlights`)).body.subtitlesLinesCount);
+    // The preview's track went with the preview render.
+    const folder = path.join(server.config.storeDir, path.dirname(new URL(finished.export_url, base).pathname.replace(/^\/api\/v1\/files\//, "")));
+    expect(fs.readdirSync(folder).filter((n) => n.endsWith(".vtt") && n.startsWith("preview-"))).toEqual([]);
+    // Editable again for the tests below.
+    expect((await api("GET", `/projects/${englishId}/reopen`)).body.status).toBe("Preview Ready");
+  }, 200_000);
 });
 
 describe("the subtitles link (SPEC §7 subtitles)", () => {

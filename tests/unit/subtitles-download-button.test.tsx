@@ -63,3 +63,15 @@ describe("Download subtitles (issue 14)", () => {
     expect(clicked).toEqual([]);
   });
 });
+
+describe("the preview player's subtitle track (SPEC §2)", () => {
+  it("is offered when render_subtitle is set and the render is not final, labelled with the spoken language", async () => {
+    const { previewTracks } = await import("../../src/features/preview/ReadyView");
+    const url = "/api/v1/files/projects/1/41/preview-1.vtt?expires=1&signature=s";
+    const preview = makeProject({ status: "Preview Ready", final_render: 0, locale: "de-DE", render_subtitle: 1, subtitles_track_url: url });
+    expect(previewTracks(preview, i18n)).toEqual([{ src: url, srclang: "de-DE", label: "German", default: true }]);
+    expect(previewTracks({ ...preview, render_subtitle: 0 }, i18n)).toEqual([]);
+    expect(previewTracks({ ...preview, final_render: 1 }, i18n)).toEqual([]);
+    expect(previewTracks({ ...preview, subtitles_track_url: null }, i18n)).toEqual([]);
+  });
+});

@@ -40,11 +40,11 @@ export function shareRoutes(app: FastifyInstance, hooks: RouteHooks, deps: { sha
     },
   });
 
-  // The page's video and poster, by short-lived signed link below the share link (Range for seeking).
+  // The page's video, poster and subtitle track, by short-lived signed link below the share link (Range for seeking).
   app.get<{ Params: { token: string; file: string } }>("/share/:token/:file", { schema: { hide: true } as never }, async (request, reply) => {
     const { token, file } = request.params;
     const query = MediaQuery.safeParse(request.query);
-    if (!query.success || (file !== "video" && file !== "poster")) return reply.status(404).send(notFound);
+    if (!query.success || (file !== "video" && file !== "poster" && file !== "subtitles")) return reply.status(404).send(notFound);
     const found = await sharing.mediaKey(token, file, query.data.expires, query.data.signature);
     if (!found) return reply.status(404).send(notFound);
     try {
