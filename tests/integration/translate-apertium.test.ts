@@ -19,6 +19,11 @@ beforeAll(() => {
   } catch {
     binary = false;
   }
+  try {
+    execFileSync("sh", ["-c", "command -v cg-proc"], { stdio: "ignore" });
+  } catch {
+    missing.push("cg-proc (cg3)");
+  }
   if (!binary || missing.length > 0) {
     throw new Error(
       `Apertium or its language pairs are not installed (${[!binary ? "apertium" : "", ...missing].filter(Boolean).join(", ")}): ` +
