@@ -43,9 +43,14 @@ test("a paid user downloads the finished video by a plain link; on the free plan
   const [direct] = await Promise.all([page.waitForEvent("download"), page.goto(`/projects/${id}/downloadrender`)]);
   expect(direct.suggestedFilename()).toBe("Talk_ final_cut.mp4");
   await expect(page.getByText("Your download has started.")).toBeVisible();
-  // The subtitles link says plainly that there is nothing to download (no subtitles were made).
-  await page.goto(`/projects/${id}/subtitles`);
-  await expect(page.getByText("This project has no subtitles to download.")).toBeVisible();
+  // SPEC §7 subtitles (issue 14): the talk's recognised lines download as WebVTT by a plain link too.
+  const [subtitles] = await Promise.all([page.waitForEvent("download"), page.goto(`/projects/${id}/subtitles`)]);
+  expect(subtitles.suggestedFilename()).toBe("Talk_ final_cut.vtt");
+  expect(fs.readFileSync(await subtitles.path(), "utf8")).toMatch(/^WEBVTT\n\n[\s\S]*-->/);
+  // …and from the finished view's button beside "Download video".
+  await page.goto(`/projects/${id}/download`);
+  const [fromButton] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download subtitles" }).click()]);
+  expect(fromButton.suggestedFilename()).toBe("Talk_ final_cut.vtt");
   // Another user's (or an unknown) project: not found, nothing downloaded.
   await page.goto(`/projects/${id + 1000}/downloadrender`);
   await expect(page.getByRole("alert")).toBeVisible();

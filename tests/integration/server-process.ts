@@ -29,6 +29,8 @@ export function spawnServer(options: ServerProcessOptions): ChildProcess {
       CAPTCHA: "off",
       LOG_LEVEL: "silent",
       STATIC_DIR: path.join(options.dataDir, "no-app"),
+      // Speech recognition is covered by subtitles.test.ts; elsewhere it would only slow the pipeline down.
+      STT: "off",
       ...options.env,
     },
     stdio: log === undefined ? "ignore" : ["ignore", log, log],
