@@ -32,19 +32,43 @@ beforeAll(() => {
   }
 });
 
-/** Processes of an Apertium run: the script (its input file is in a cutroom-apertium- folder) and its pipeline (lt-proc … on a pair's data). */
-function apertiumProcesses(): string[] {
-  return readdirSync("/proc")
-    .filter((pid) => /^\d+$/.test(pid))
-    .map((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
-      } catch {
-        return "";
-      }
-    })
-    .filter((cmd) => cmd.includes("cutroom-apertium-") || /apertium-(eng-spa|fr-es)\/(eng-spa|es-fr)\./.test(cmd));
+/** The parent of a live process, or undefined. */
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return undefined;
+  }
 }
+
+/** Live descendants of this test process that belong to an Apertium run (the script and its pipeline). */
+function apertiumProcesses(): number[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      let cmd = "";
+      try {
+        cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      } catch {
+        return false;
+      }
+      if (!cmd.includes("cutroom-apertium-") && !/apertium-(eng-spa|fr-es)\/(eng-spa|es-fr)\./.test(cmd)) return false;
+      for (let p: number | undefined = pid, hops = 0; p && p > 1 && hops < 20; p = parentOf(p), hops++) if (p === process.pid) return true;
+      return false;
+    });
+}
+
+/** Which of these processes are still alive (a zombie is gone). */
+const stillAlive = (pids: number[]) =>
+  pids.filter((pid) => {
+    try {
+      return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+    } catch {
+      return false;
+    }
+  });
 
 /** Lines a subtitle set holds: sentences, fragments, punctuation, numbers, quotes, an empty line, words Apertium does not know. */
 const LINES = [
@@ -60,6 +84,9 @@ const LINES = [
   "Two lines\nin one cue",
   "the big",
   "house",
+  "♪",
+  "...",
+  "- Who?\n- Me.",
 ];
 
 describe("Apertium", () => {
@@ -77,6 +104,8 @@ describe("Apertium", () => {
     expect(out[11]!.toLowerCase()).toBe(house); // a lone word is its own line, not merged with "the big"
     expect(out[2]).toBe("");
     expect(out[9]!.split("\n")).toHaveLength(2);
+    expect(out.slice(12, 14)).toEqual(["♪", "..."]); // lines with no words come back as they are, in place
+    expect(out[14]!.split("\n").map((l) => l.slice(0, 2))).toEqual(["- ", "- "]);
     expect(out[6]).toBe("flibbertigibbet zork wibble"); // unknown words pass through unmarked (-u)
     expect(out[8]).toMatch(/12[.,]5 kg/);
     expect(out[3]).toContain("42");
@@ -115,12 +144,18 @@ describe("Apertium", () => {
     const lines = Array.from({ length: 4000 }, (_, i) => `Sentence ${i} about the house and the garden.`);
     const pending = engine.translateLines(lines, { from: "en-US", to: "fr-FR", signal: controller.signal });
     // abort once the pipeline runs
-    for (let i = 0; i < 100 && apertiumProcesses().length < 3; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(apertiumProcesses().length).toBeGreaterThanOrEqual(3);
+    let running: number[] = [];
+    for (let i = 0; i < 200 && running.length < 3; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      running = apertiumProcesses();
+    }
+    expect(running.length, "the Apertium pipeline was running").toBeGreaterThanOrEqual(3);
     controller.abort();
     await expect(pending).rejects.toBeInstanceOf(MediaAbortedError);
     await new Promise((r) => setTimeout(r, 500));
     expect(liveChildren()).toBe(0);
+    // the whole pipeline went with the script, not only the script (a lone pipeline member would be reparented, no longer our descendant)
+    expect(stillAlive(running)).toEqual([]);
     expect(apertiumProcesses()).toEqual([]);
   });
 
