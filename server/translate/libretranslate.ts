@@ -9,7 +9,8 @@
  * (Argos/LibreTranslate name it Tagalog), else the base code (fa, ja, …).
  *
  * Lines go in batches under a size limit (characters and lines per request: LibreTranslate's
- * --char-limit and --batch-limit refuse larger ones). 429, 5xx, timeouts and lost connections are
+ * --char-limit and --batch-limit refuse larger ones); a batch the service still refuses as over its
+ * limit is cut in halves and sent again. 429, 5xx, timeouts and lost connections are
  * retried with exponential back-off (Retry-After honoured); other refusals fail at once with a clear
  * code. The key goes in the request body only, and no message carries the key or the address.
  */
@@ -44,6 +45,8 @@ export const DEFAULT_LIBRETRANSLATE = Object.freeze({
 
 /** Back-off never waits longer than this, Retry-After included. */
 const MAX_BACKOFF_MS = 60_000;
+/** LibreTranslate's refusal of a request over its --char-limit or --batch-limit. */
+const OVER_LIMIT = /exceeds (text|batch|character)? ?limit/i;
 /** How much of the service's own error message an error keeps. */
 const SERVICE_MESSAGE_CHARS = 200;
 
@@ -249,12 +252,25 @@ export function libreTranslate(settings: LibreTranslateSettings): TranslationEng
     if (!pair) throw new TranslateError("translate_unavailable", `The translation service does not list ${options.from} → ${options.to}`, false);
     const { pieces, rebuild } = splitForTranslation(lines);
     const translated: string[] = [];
-    for (const batch of batches(pieces, settings.maxRequestChars, settings.maxRequestLines)) {
-      const body = await request(
-        "/translate",
-        { method: "POST", body: { q: batch, source: pair.source, target: pair.target, format: "text", ...(settings.apiKey ? { api_key: settings.apiKey } : {}) } },
-        signal,
-      );
+    const pending = batches(pieces, settings.maxRequestChars, settings.maxRequestLines);
+    while (pending.length > 0) {
+      const batch = pending.shift()!;
+      let body: unknown;
+      try {
+        body = await request(
+          "/translate",
+          { method: "POST", body: { q: batch, source: pair.source, target: pair.target, format: "text", ...(settings.apiKey ? { api_key: settings.apiKey } : {}) } },
+          signal,
+        );
+      } catch (error) {
+        // over the service's own limit (LibreTranslate: "request (N) exceeds text limit (M)"): halves, sent again
+        if (error instanceof TranslateError && error.status === 400 && OVER_LIMIT.test(error.message) && batch.length > 1) {
+          const middle = Math.ceil(batch.length / 2);
+          pending.unshift(batch.slice(0, middle), batch.slice(middle));
+          continue;
+        }
+        throw error;
+      }
       const parsed = TranslatedSchema.safeParse(body);
       if (!parsed.success || parsed.data.translatedText.length !== batch.length) {
         throw new TranslateError("translate_bad_response", `The translation service did not answer one translation per line (${batch.length} sent)`, false);

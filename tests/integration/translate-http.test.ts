@@ -65,9 +65,17 @@ describe("LibreTranslate adapter", () => {
     expect(calls.flatMap((c) => c.q as string[])).toEqual(lines);
   });
 
-  it("fails with translate_rejected when the service refuses a request over its own limit", async () => {
-    const error = await libreTranslate(settings({ maxRequestChars: 10_000 }))
-      .translateLines(Array.from({ length: 8 }, () => "x".repeat(40)), { from: "en-US", to: "es-ES" })
+  it("cuts a batch the service refuses as over its own limit in halves, and fails with translate_rejected on a single line over it", async () => {
+    const lines = Array.from({ length: 8 }, (_, i) => `${i} ${"x".repeat(40)}`);
+    const out = await libreTranslate(settings({ maxRequestChars: 10_000 })).translateLines(lines, { from: "en-US", to: "es-ES" });
+    expect(out).toEqual(lines.map((l) => `es: ${l}`));
+    const calls = translateCalls();
+    expect(calls.map((c) => c.status)).toEqual([400, 200, 200]); // 8 × 42 characters over the 200 limit; 4 × 42 under it
+    expect(calls.filter((c) => c.status === 200).flatMap((c) => c.q as string[])).toEqual(lines);
+
+    lt.reset();
+    const error = await libreTranslate(settings())
+      .translateLines(["y".repeat(300)], { from: "en-US", to: "es-ES" })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TranslateError);
     expect(error).toMatchObject({ code: "translate_rejected", status: 400, retryable: false });
