@@ -62,7 +62,7 @@ const PACKAGE_OF_MODE: Readonly<Record<string, string>> = {
 };
 
 /** The Debian package of a tool a mode's pipeline runs. */
-function packageOfTool(tool: string): string {
+export function packageOfTool(tool: string): string {
   if (tool === "cg-proc") return "cg3";
   if (tool.startsWith("lt-")) return "lttoolbox";
   if (tool.startsWith("lrx-")) return "apertium-lex-tools";

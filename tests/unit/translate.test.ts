@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../server/config";
 import { apertiumRoute, createTranslator, splitForTranslation, SUBTITLE_LANGUAGES, TranslateError, translator, type TranslationEngine } from "../../server/translate";
-import { missingForMode, paragraphs } from "../../server/translate/apertium";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { missingForMode, packageOfTool, paragraphs } from "../../server/translate/apertium";
 import { batches, candidateCodes, serviceCode, servicePair } from "../../server/translate/libretranslate";
 
 /** Issue 14: the translation port's pure parts and the choice of engine. */
@@ -38,6 +41,23 @@ describe("Apertium routes", () => {
   it("reads paragraphs back from Apertium's output, one per blank-line-separated block", () => {
     expect(paragraphs("La casa.\n\n Es 100%  hecho\n\nCasa\n")).toEqual(["La casa.", "Es 100%  hecho", "Casa"]);
     expect(paragraphs("Uno\r\n\r\nDos\n")).toEqual(["Uno", "Dos"]);
+  });
+
+  it("names the package of a tool or a data file a mode needs and lacks", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-modes-"));
+    try {
+      fs.mkdirSync(path.join(dir, "modes"));
+      fs.writeFileSync(path.join(dir, "modes", "ita-spa.mode"), `no-such-tool-xyz -w '${dir}/missing.bin' | sh -c 'true'\n`);
+      expect(missingForMode(dir, "ita-spa")).toEqual([
+        { what: "no-such-tool-xyz, which the Apertium mode ita-spa runs", install: "apertium" },
+        { what: `${dir}/missing.bin, data of the Apertium mode ita-spa`, install: "apertium-spa-ita" },
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    expect(packageOfTool("cg-proc")).toBe("cg3");
+    expect(packageOfTool("lt-proc")).toBe("lttoolbox");
+    expect(packageOfTool("lrx-proc")).toBe("apertium-lex-tools");
   });
 
   it("names the package for a missing pair", () => {
