@@ -12,9 +12,7 @@
  * Nothing here knows about HTTP routes, users or the database.
  */
 
-/** Languages subtitles can be translated into (SPEC §9). */
-export const SUBTITLE_LANGUAGES = ["ar-SA", "de-DE", "en-US", "es-ES", "fa-IR", "fil-PH", "fr-FR", "hi-IN", "it-IT", "ja-JP", "ko-KR", "nl-NL", "pt-BR"] as const;
-export type SubtitleLanguage = (typeof SUBTITLE_LANGUAGES)[number];
+export { SUBTITLE_LANGUAGES, type SubtitleLanguage } from "../../api/locales";
 
 export type TranslationEngineName = "apertium" | "libretranslate";
 
