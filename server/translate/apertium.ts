@@ -118,13 +118,21 @@ export function missingForMode(dataDir: string, mode: string): { what: string; i
   return missing;
 }
 
-/** A translated paragraph tidied: Apertium leaves doubled or leading spaces where it dropped a word. */
-function tidy(translated: string, source: string): string {
+/**
+ * A translated paragraph tidied: Apertium leaves doubled or leading spaces where it dropped a word,
+ * and marks a word it could not generate with # or one its dictionary lacks with @ (`-u` only drops
+ * the * of unknown words); those marks go unless the line itself had them.
+ */
+export function tidy(translated: string, source: string): string {
   let text = translated.replace(/[ \t]+/g, " ").trim();
+  for (const mark of ["#", "@"]) {
+    if (!source.includes(mark)) text = text.replace(new RegExp(`(^|[\\s\\p{P}])${mark}(?=\\p{L})`, "gu"), "$1");
+  }
   // Apertium starts each paragraph with a capital: a line that began in lower case keeps its lower case
   const first = source.match(/\p{L}/u)?.[0];
   if (first && first === first.toLowerCase() && first !== first.toUpperCase()) {
-    text = text.replace(/\p{L}/u, (letter) => letter.toLowerCase());
+    // …but an acronym (ONU) keeps its capitals
+    text = text.replace(/^(\P{L}*)(\p{Lu})(?!\p{Lu})/u, (_, before: string, letter: string) => before + letter.toLowerCase());
   }
   return text;
 }

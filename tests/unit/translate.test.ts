@@ -4,7 +4,7 @@ import { apertiumRoute, createTranslator, splitForTranslation, SUBTITLE_LANGUAGE
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { missingForMode, packageOfTool, paragraphs } from "../../server/translate/apertium";
+import { missingForMode, packageOfTool, paragraphs, tidy } from "../../server/translate/apertium";
 import { batches, candidateCodes, serviceCode, servicePair } from "../../server/translate/libretranslate";
 
 /** Issue 14: the translation port's pure parts and the choice of engine. */
@@ -41,6 +41,16 @@ describe("Apertium routes", () => {
   it("reads paragraphs back from Apertium's output, one per blank-line-separated block", () => {
     expect(paragraphs("La casa.\n\n Es 100%  hecho\n\nCasa\n")).toEqual(["La casa.", "Es 100%  hecho", "Casa"]);
     expect(paragraphs("Uno\r\n\r\nDos\n")).toEqual(["Uno", "Dos"]);
+  });
+
+  it("tidies a translated line: spaces, Apertium's marks, the lower case of a line that began in one", () => {
+    expect(tidy(" Es 100%  hecho ", "It's 100% done")).toBe("Es 100% hecho");
+    expect(tidy("La #casa de @Juan", "The house of John")).toBe("La casa de Juan");
+    expect(tidy("Precio #hash @en", "Price #hash @at")).toBe("Precio #hash @en");
+    expect(tidy("Casa", "house")).toBe("casa");
+    expect(tidy("ONU dijo", "un said")).toBe("ONU dijo");
+    expect(tidy("casa de Juan", "house of John")).toBe("casa de Juan");
+    expect(tidy('"Hola," dijo', '"hello," she said')).toBe('"hola," dijo');
   });
 
   it("names the package of a tool or a data file a mode needs and lacks", () => {
