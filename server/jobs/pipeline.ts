@@ -77,7 +77,7 @@ async function atomicFolder<T>(target: string, write: (tmpDir: string) => Promis
   }
 }
 
-/** `proxy.mp4` → `proxy.mp4.1a2b3c4d.part.mp4`: this attempt's own name, which the start-up sweep knows (leftovers.ts). */
+/** A render's WebVTT track, written whole under a name of its own and renamed into place. */
 async function writeTrack(target: string, lines: readonly TextLine[]) {
   const tmp = partName(target);
   try {
@@ -97,6 +97,7 @@ function linesWithin(text: string, trimStart: number, trimEnd: number): number {
   }
 }
 
+/** `proxy.mp4` → `proxy.mp4.1a2b3c4d.part.mp4`: this attempt's own name, which the start-up sweep knows (leftovers.ts). */
 export function partName(target: string, extension = path.extname(target)): string {
   return `${target}.${randomBytes(4).toString("hex")}.part${extension}`;
 }
@@ -347,7 +348,15 @@ export function createPipeline(deps: PipelineDeps) {
         await updateProject(db, projectId, { working_progress_raw: Math.round(mean * 100) });
       };
       // Speech recognition (issue 14) runs beside the proxy and thumbnails: a core of its own while ffmpeg encodes.
-      const transcribing = transcribe.transcribeProject(files, project.locale, ctx);
+      // Once the files are ready, what is left of the recognition moves the progress from 20 to 24 %.
+      let ingested = false;
+      let shown = 20;
+      const transcribing = transcribe.transcribeProject(files, project.locale, ctx, (fraction) => {
+        const value = 20 + Math.min(4, Math.floor(fraction * 5));
+        if (!ingested || value <= shown) return;
+        shown = value;
+        void updateProject(db, projectId, { working_progress: value }).catch(() => {});
+      });
       transcribing.catch(() => {}); // awaited below; an ingest failure may come first
       const ready: MediaRow[] = [];
       for (const file of files) {
@@ -356,6 +365,7 @@ export function createPipeline(deps: PipelineDeps) {
       }
       await reportRaw();
       await updateProject(db, projectId, { working_progress: 20, raw_preview_render: 1, working_progress_raw: 100 });
+      ingested = true;
       const unavailable = await transcribing;
       await updateProject(db, projectId, { subtitles_unavailable: unavailable ? JSON.stringify(unavailable) : null });
       // Re-read: the words were stored on the files after their rows were loaded.

@@ -54,7 +54,7 @@ export function createTranscribeStep(deps: TranscribeDeps) {
   /** One recognition per media file in this process, however many projects ask for it at once. */
   const inFlight = new Map<string, Promise<SubtitlesUnavailable | null>>();
 
-  async function transcribeFile(media: MediaRow, language: string, ctx: JobContext): Promise<SubtitlesUnavailable | null> {
+  async function transcribeFile(media: MediaRow, language: string, ctx: JobContext, onProgress?: (fraction: number) => void): Promise<SubtitlesUnavailable | null> {
     if (storedTranscript(media)?.language === language) return null;
     if (!deps.speech) return { reason: "speech_off", language };
     const availability = await deps.speech.availability(language);
@@ -70,7 +70,8 @@ export function createTranscribeStep(deps: TranscribeDeps) {
       const transcript = await deps.speech.transcribe(store.pathOf(media.storage_key), {
         language,
         signal: ctx.signal,
-        onProgress: () => {
+        onProgress: (fraction) => {
+          onProgress?.(fraction);
           if (Date.now() - beat < HEARTBEAT_EVERY_MS) return;
           beat = Date.now();
           void ctx.heartbeat().catch(() => {});
@@ -95,15 +96,23 @@ export function createTranscribeStep(deps: TranscribeDeps) {
    * Transcribes the project's spoken files one after another (the local engine already uses both cores on a
    * long file). Answers why subtitles are missing (the first file's reason), or null.
    */
-  async function transcribeProject(files: readonly MediaRow[], projectLocale: string | null, ctx: JobContext): Promise<SubtitlesUnavailable | null> {
+  async function transcribeProject(
+    files: readonly MediaRow[],
+    projectLocale: string | null,
+    ctx: JobContext,
+    /** 0..1 over the project's spoken files (a file another project is transcribing reports nothing here). */
+    onProgress?: (fraction: number) => void,
+  ): Promise<SubtitlesUnavailable | null> {
     let unavailable: SubtitlesUnavailable | null = null;
+    const spoken = files.filter((media) => spokenLanguage(media, projectLocale));
     for (const media of files) {
       const language = spokenLanguage(media, projectLocale);
       if (!language) continue;
       const key = `${media.id}:${language}`;
       let running = inFlight.get(key);
       if (!running) {
-        running = transcribeFile(media, language, ctx).finally(() => inFlight.delete(key));
+        const done = spoken.indexOf(media);
+        running = transcribeFile(media, language, ctx, onProgress && ((f) => onProgress((done + f) / spoken.length))).finally(() => inFlight.delete(key));
         inFlight.set(key, running);
       }
       unavailable ??= await running;

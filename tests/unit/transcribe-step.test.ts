@@ -43,8 +43,20 @@ describe("transcribe step", () => {
   it("keeps the words on the media file, and a second project of the file reuses them", async () => {
     const media = await mediaRow();
     let calls = 0;
-    const step = createTranscribeStep({ db, store, log, speech: speech(async () => (calls++, { words: [{ start: 0.5, end: 0.9, text: "hello", confidence: 0.9 }], engine: "pocketsphinx", draft: true, language: "en-US" })) });
-    expect(await step.transcribeProject([media], "en-US", ctx(1))).toBeNull();
+    const step = createTranscribeStep({
+      db,
+      store,
+      log,
+      speech: speech(async (_file, options) => {
+        calls++;
+        options.onProgress?.(0.5);
+        return { words: [{ start: 0.5, end: 0.9, text: "hello", confidence: 0.9 }], engine: "pocketsphinx", draft: true, language: "en-US" };
+      }),
+    });
+    const progress: number[] = [];
+    // The image has nothing spoken: the talk is the only file the progress is shared over.
+    expect(await step.transcribeProject([{ ...media, id: 999, kind: "image" }, media], "en-US", ctx(1), (f) => progress.push(f))).toBeNull();
+    expect(progress).toEqual([0.5]);
     const stored = (await db.selectFrom("media_files").selectAll().where("id", "=", media.id).executeTakeFirstOrThrow()) as MediaRow;
     expect(storedTranscript(stored)).toEqual({ language: "en-US", engine: "pocketsphinx", draft: true, words: [{ start: 0.5, end: 0.9, text: "hello", confidence: 0.9 }] });
     expect(await step.transcribeProject([stored], "en-US", ctx(1))).toBeNull();
