@@ -110,19 +110,20 @@ export function userApi(request: APIRequestContext, token: string) {
 export type UserApi = ReturnType<typeof userApi>;
 
 /** Uploads a fixture over tus (as the app's worker does) and adds it to the library; answers the media file. */
-export async function uploadToLibrary(api: UserApi, baseURL: string, token: string, fixture: string, options: { speech: boolean }) {
+export async function uploadToLibrary(api: UserApi, baseURL: string, token: string, fixture: string, options: { speech: boolean; language?: string }) {
   const uploaded = await tusUpload(baseURL, token, path.resolve("tests/fixtures", fixture), { name: fixture });
-  const res = await api.post("/library", { media_file: uploaded.id, name: fixture, locale: options.speech ? "en-US" : null, has_speech: options.speech ? 1 : 0 });
+  const res = await api.post("/library", { media_file: uploaded.id, name: fixture, locale: options.speech ? (options.language ?? "en-US") : null, has_speech: options.speech ? 1 : 0 });
   return res.media_file as { id: number; name: string };
 }
 
 /**
  * A project made from tests/fixtures/talk.mp4 through the API (the wizard has its own spec), once it
- * is Preview Ready: the fast way to a real storyboard for specs about editing.
+ * is Preview Ready: the fast way to a real storyboard for specs about editing. An English talk gets draft
+ * captions from speech recognition; `language` "it-IT" (no engine on the test server) gives scenes without text.
  */
-export async function processedProject(api: UserApi, baseURL: string, token: string, name = "Talk to edit"): Promise<number> {
-  const talk = await uploadToLibrary(api, baseURL, token, "talk.mp4", { speech: true });
-  const project = await api.post("/createproject", { name, locale: "en-US", style: "video", media: [talk.id] });
+export async function processedProject(api: UserApi, baseURL: string, token: string, name = "Talk to edit", language = "en-US"): Promise<number> {
+  const talk = await uploadToLibrary(api, baseURL, token, "talk.mp4", { speech: true, language });
+  const project = await api.post("/createproject", { name, locale: language, style: "video", media: [talk.id] });
   await expect.poll(async () => (await api.get(`/projects/${project.id}`)).status, { timeout: 150_000, intervals: [1_000] }).toBe("Preview Ready");
   return project.id as number;
 }

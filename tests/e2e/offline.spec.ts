@@ -65,7 +65,7 @@ test("edits made offline survive a reload, land exactly once, and none is lost o
   const { email } = await createUser(request);
   const token = await apiToken(request, email);
   const api = userApi(request, token);
-  const projectId = await processedProject(api, baseURL!, token, "Edited on a train");
+  const projectId = await processedProject(api, baseURL!, token, "Edited on a train", "it-IT");
   const original = await api.scenes(projectId);
   const ids: number[] = original.map((s) => s.id);
   const serverScenes = async () => new Map((await api.scenes(projectId)).map((s) => [s.id, s]));

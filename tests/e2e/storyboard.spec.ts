@@ -37,13 +37,13 @@ test("a full editing session: text, splits, merges, trim, hide, reorder, overlay
   const token = await apiToken(request, email);
   const api = userApi(request, token);
   const still = await uploadToLibrary(api, baseURL!, token, "still.png", { speech: false });
-  const projectId = await processedProject(api, baseURL!, token);
+  const projectId = await processedProject(api, baseURL!, token, "Talk to edit", "it-IT");
   await libraryItemReady(api, "image", "still.png");
   const original = await api.scenes(projectId);
   const ids = original.map((s) => s.id);
   const serverScenes = () => api.scenes(projectId);
   const serverScene = async (id: number) => (await serverScenes()).find((s) => s.id === id);
-  // talk.mp4 is cut into scenes from its stretches of speech; none has text yet, and no two meet.
+  // talk.mp4 is cut into scenes from its stretches of speech; in Italian (no speech engine here) none has text, and no two meet.
   expect(original.length).toBeGreaterThanOrEqual(5);
   expect(original.every((s) => s.text.length === 0)).toBe(true);
 
