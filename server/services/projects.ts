@@ -319,9 +319,10 @@ export function createProjects(deps: ProjectsDeps) {
       let finalOptions: Pick<JobPayloads["render"], "tier" | "aspect" | "watermark" | "crop"> = {};
       // SPEC §3 Export options: the video's name, description and share privacy are kept with the project.
       let exportOptions: Partial<Pick<ProjectRow, "video_name" | "description" | "privacy" | "share_nonce" | "share_token_hash">> = {};
-      // SPEC §7 exportvideo 0: finish the project without a new video, for its other outputs. Subtitles are the
-      // only other output a final export makes, and speech recognition (issue 14) does not make them yet.
-      if (body.final && body.exportvideo === 0) throw new DomainError("nothing_to_export", "Without the video there is nothing to export: this project has no subtitles");
+      // SPEC §7 exportvideo 0 asks for a final export without its video. Cutroom's only other export output is
+      // the subtitles, which any Preview Ready project with lines offers already (Download subtitles), so a
+      // final export always makes the video and says so rather than finishing the project with nothing new.
+      if (body.final && body.exportvideo === 0) throw new DomainError("nothing_to_export", "A final export always makes the video; the subtitles download beside it")
       if (body.final) {
         const rights = await deps.renderRights(userId);
         const tier = exportTier(body.tier, rights.videoTier);

@@ -56,7 +56,7 @@ const CODE_MESSAGES: Record<ErrorCode, MessageDescriptor> = {
   youtube_upload_failed: msg`YouTube did not accept the upload. Try again in a few minutes.`,
   no_subtitles: msg`This project has no subtitles to download.`,
   nothing_to_render: msg`Every scene is hidden. Show at least one scene first.`,
-  nothing_to_export: msg`Without the video there is nothing to export: this project has no subtitles. Export the video instead.`,
+  nothing_to_export: msg`An export always makes the video. Download the subtitles beside it with Download subtitles.`,
 };
 
 const FIELD_MESSAGES: Record<FieldErrorCode, MessageDescriptor> = {

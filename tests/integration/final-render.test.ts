@@ -130,7 +130,7 @@ describe("final render by tier, the watermark, and read-only Render Ready", () =
     expect(fourK.body).toMatchObject({ code: "tier_not_allowed", message: expect.stringContaining("4k") });
     // Nothing was started or changed by a refusal.
     expect((await projectRow(users.pro.project)).status).toBe("Preview Ready");
-    // exportvideo 0 (finish without a new video) has nothing else to export while projects have no subtitles.
+    // exportvideo 0 (finish without a new video): an export always makes the video; subtitles download beside it.
     const noVideo = await users.pro.api("POST", `/projects/${users.pro.project}/render`, { final: 1, tier: 2, exportvideo: 0 });
     expect(noVideo.status).toBe(422);
     expect(noVideo.body.code).toBe("nothing_to_export");
