@@ -17,6 +17,7 @@ import path from "node:path";
 import { z } from "zod";
 import { analyzeFile, type TimeRange } from "../media/analyze";
 import { MediaAbortedError, runFfmpeg } from "../media/ffmpeg";
+import { networkCode, retryAfterMs, serviceMessage, sleep } from "../net/service-calls";
 import { mediaInput, probe, type MediaInfo } from "../media/probe";
 import { SpeechError, type SpeechAvailability, type SpeechEngine, type Transcript, type TranscribeOptions } from "./stt";
 import { baseLanguage, normaliseWords, type SpokenWord } from "./words";
@@ -63,7 +64,6 @@ const MIN_PIECE_SECONDS = 2;
 const MAX_BACKOFF_MS = 60_000;
 const PROGRESS_TICK_MS = 5_000;
 /** How much of the service's own error message an error keeps. */
-const SERVICE_MESSAGE_CHARS = 200;
 
 /** Where requests go: `…/v1/audio/transcriptions` from a base address, or the address itself when it is the full one. */
 export function transcriptionsUrl(url: string): string {
@@ -183,56 +183,7 @@ export function wordsFromVerboseJson(body: VerboseJson, pieceSeconds: number): S
 
 const round3 = (t: number) => Math.round(t * 1000) / 1000;
 
-/** Waits, or rejects as soon as the signal fires. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new MediaAbortedError());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new MediaAbortedError());
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-/** Retry-After as seconds or an HTTP date → milliseconds, or undefined. */
-function retryAfterMs(header: string | null): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(header);
-  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
-}
-
-/** The service's own words about a refusal (OpenAI: {error: {message}}), short and on one line. */
-async function serviceMessage(response: Response): Promise<string> {
-  try {
-    const text = await response.text();
-    let message = text;
-    try {
-      const body = JSON.parse(text) as { error?: { message?: unknown } | string; detail?: unknown; message?: unknown };
-      const candidate = typeof body.error === "object" ? body.error?.message : (body.error ?? body.detail ?? body.message);
-      if (typeof candidate === "string") message = candidate;
-    } catch {
-      // not JSON: the text itself
-    }
-    return message.replace(/\s+/g, " ").trim().slice(0, SERVICE_MESSAGE_CHARS);
-  } catch {
-    return "";
-  }
-}
-
 class PieceTooLarge extends Error {}
-
-/** ECONNREFUSED, ENOTFOUND…: what went wrong with the connection, without the address. */
-function networkCode(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown } }).cause;
-  return typeof cause?.code === "string" ? cause.code : "connection failed";
-}
 
 export function whisperHttp(settings: WhisperHttpSettings): SpeechEngine {
   const endpoint = transcriptionsUrl(settings.url);

@@ -16,6 +16,7 @@
  */
 import { z } from "zod";
 import { MediaAbortedError } from "../media/ffmpeg";
+import { networkCode, retryAfterMs, serviceMessage, sleep } from "../net/service-calls";
 import { baseLanguage, splitForTranslation, TranslateError, type TranslateAvailability, type TranslateOptions, type TranslationEngine } from "./port";
 
 export interface LibreTranslateSettings {
@@ -48,7 +49,6 @@ const MAX_BACKOFF_MS = 60_000;
 /** LibreTranslate's refusal of a request over its --char-limit or --batch-limit. */
 const OVER_LIMIT = /exceeds (text|batch|character)? ?limit/i;
 /** How much of the service's own error message an error keeps. */
-const SERVICE_MESSAGE_CHARS = 200;
 
 const LanguagesSchema = z.array(
   z.object({
@@ -109,55 +109,6 @@ export function batches(lines: readonly string[], maxChars: number, maxLines: nu
   }
   if (current.length > 0) out.push(current);
   return out;
-}
-
-/** Waits, or rejects as soon as the signal fires. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new MediaAbortedError());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new MediaAbortedError());
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-/** Retry-After as seconds or an HTTP date → milliseconds, or undefined. */
-function retryAfterMs(header: string | null): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(header);
-  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
-}
-
-/** The service's own words about a refusal (LibreTranslate: {error: "…"}), short and on one line. */
-async function serviceMessage(response: Response): Promise<string> {
-  try {
-    const text = await response.text();
-    let message = text;
-    try {
-      const body = JSON.parse(text) as { error?: unknown; detail?: unknown; message?: unknown };
-      const candidate = body.error ?? body.detail ?? body.message;
-      if (typeof candidate === "string") message = candidate;
-    } catch {
-      // not JSON: the text itself
-    }
-    return message.replace(/\s+/g, " ").trim().slice(0, SERVICE_MESSAGE_CHARS);
-  } catch {
-    return "";
-  }
-}
-
-/** ECONNREFUSED, ENOTFOUND…: what went wrong with the connection, without the address. */
-function networkCode(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown } }).cause;
-  return typeof cause?.code === "string" ? cause.code : "connection failed";
 }
 
 export function libreTranslate(settings: LibreTranslateSettings): TranslationEngine {
