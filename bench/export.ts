@@ -15,7 +15,7 @@
  *
  *   npm run bench:export [-- --minutes 2] [-- --check-only: the check alone, on the last run's renders]
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { runFfmpeg, runFfprobe } from "../server/media/ffmpeg";
@@ -23,6 +23,8 @@ import { fixed } from "../server/media/render-graph";
 import { RENDER_DEFAULTS, type EditSegment } from "../server/media/render-plan";
 import { renderPreview, type RenderPath } from "../server/media/render";
 import { TIER_SIZES } from "../server/domain/export-tiers";
+import { seededRandom } from "../tests/reliability";
+import { childCpuSeconds } from "./cpu";
 
 const DIR = path.resolve(".tmp/bench/export");
 /** Bump when the generated material changes, so the cached source is rebuilt. */
@@ -42,17 +44,6 @@ function minutesArg(): number {
   return Number.isFinite(value) && value > 0 ? value : 10;
 }
 
-/** Mulberry32: the same edit every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function ensureSource(seconds: number): Promise<string> {
   await mkdir(DIR, { recursive: true });
@@ -94,7 +85,7 @@ async function ensureSource(seconds: number): Promise<string> {
 
 /** Stretches of 4–25 s kept, gaps of 0.3–2 s cut, until the source ends. */
 function makeEdit(file: string, seconds: number): EditSegment[] {
-  const random = prng(SEED);
+  const random = seededRandom(SEED).next;
   const segments: EditSegment[] = [];
   let t = 0.2 + random();
   while (t < seconds - 1) {
@@ -130,22 +121,6 @@ async function bareEncode(source: string, segments: readonly EditSegment[], outp
   });
 }
 
-/** Linux's USER_HZ: /proc times are in 1/100 s on every mainstream kernel. */
-const CLOCK_TICKS_PER_SECOND = 100;
-const PROC_STAT_CHILD_USER_FIELD = 13;
-
-/** CPU seconds used by finished child processes (ffmpeg), from /proc; undefined elsewhere. */
-function childCpuSeconds(): number | undefined {
-  try {
-    const stat = readFileSync("/proc/self/stat", "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const user = Number(fields[PROC_STAT_CHILD_USER_FIELD]);
-    const system = Number(fields[PROC_STAT_CHILD_USER_FIELD + 1]);
-    return Number.isFinite(user + system) ? (user + system) / CLOCK_TICKS_PER_SECOND : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 interface Timed<T> {
   value: T;

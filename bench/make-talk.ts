@@ -13,6 +13,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { runFfmpeg } from "../server/media/ffmpeg";
 import type { TimeRange } from "../server/media/analyze";
+import { seededRandom } from "../tests/reliability";
 
 const run = promisify(execFile);
 
@@ -82,17 +83,6 @@ export interface BenchTalk {
   truth: TalkTruth;
 }
 
-/** Seeded PRNG (mulberry32): the same talk on every machine. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** The generated talk in `dir`, built on first use. */
 export async function ensureBenchTalk(dir = path.resolve(".tmp/bench")): Promise<BenchTalk> {
@@ -104,7 +94,7 @@ export async function ensureBenchTalk(dir = path.resolve(".tmp/bench")): Promise
   await mkdir(dir, { recursive: true });
   const work = path.join(dir, "work");
   await mkdir(work, { recursive: true });
-  const random = prng(SEED);
+  const random = seededRandom(SEED).next;
   const utterances = await synthesize(work, random);
   const { speech, truth } = assemble(utterances, random);
   const video = path.join(work, "video.mp4");

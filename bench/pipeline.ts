@@ -10,7 +10,7 @@
  * every gap ≥ 0.5 s cut and silence removed ≥ 85 % in both rooms.
  */
 import { execFile } from "node:child_process";
-import { accessSync, constants as fsConstants, readFileSync } from "node:fs";
+import { accessSync, constants as fsConstants } from "node:fs";
 import os from "node:os";
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
@@ -23,6 +23,7 @@ import { createServer } from "../server/main";
 import type { Mail } from "../server/notify/mail";
 import { tusUpload } from "../tests/integration/tus";
 import { ensureBenchTalk, ROOMS, type Room, type TalkTruth } from "./make-talk";
+import { childCpuSeconds } from "./cpu";
 
 const BENCH_DIR = path.resolve(".tmp/bench");
 const OUT_DIR = path.join(BENCH_DIR, "out");
@@ -41,22 +42,6 @@ interface Accuracy {
   wordsClipped: number;
 }
 
-/** Linux's USER_HZ: /proc times are in 1/100 s on every mainstream kernel. */
-const CLOCK_TICKS_PER_SECOND = 100;
-const PROC_STAT_CHILD_USER_FIELD = 13;
-
-/** CPU seconds used by finished child processes (ffmpeg), from /proc; undefined elsewhere. */
-function childCpuSeconds(): number | undefined {
-  try {
-    const stat = readFileSync("/proc/self/stat", "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const user = Number(fields[PROC_STAT_CHILD_USER_FIELD]);
-    const system = Number(fields[PROC_STAT_CHILD_USER_FIELD + 1]);
-    return Number.isFinite(user + system) ? (user + system) / CLOCK_TICKS_PER_SECOND : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 interface Timed<T> {
   value: T;

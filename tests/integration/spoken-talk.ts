@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { seededRandom } from "../reliability";
 
 /**
  * A talk spoken by espeak-ng from a known script, for speech recognition tests: each sentence is
@@ -67,17 +68,6 @@ function sentenceSamples(text: string, voice: string, speed: number, dir: string
   return samples.slice(first, last + 1);
 }
 
-/** A seeded noise source (mulberry32), so a "room" sounds the same in every run. */
-function noise(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A 16 kHz mono 16-bit WAV file of these samples. */
 export function wavFile(samples: Int16Array): Buffer {
@@ -130,7 +120,7 @@ export function generateTalk(dir: string, name: string, script: readonly string[
     offset += part.length;
   }
   if (options.roomToneDb !== undefined) {
-    const random = noise(0xc0ffee);
+    const random = seededRandom(0xc0ffee).next;
     const amplitude = 32768 * 10 ** (options.roomToneDb / 20) * Math.sqrt(3); // uniform noise with that RMS
     for (let i = 0; i < all.length; i++) all[i] = Math.max(-32768, Math.min(32767, Math.round(all[i]! + (random() * 2 - 1) * amplitude)));
   }
