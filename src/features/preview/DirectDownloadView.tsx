@@ -6,7 +6,7 @@ import type { DownloadLink } from "../../../workers/downloads";
 import { Spinner } from "../../ui/Button";
 import { worker } from "../../worker";
 import { failureMessage } from "../errors";
-import { SeePlansLink, startBrowserDownload, UpgradeToDownloadText } from "./DownloadButton";
+import { SeePlansLink, startBrowserDownload, PaidPlanDownloadText } from "./DownloadButton";
 
 export type DirectDownloadKind = "video" | "subtitles";
 
@@ -60,7 +60,7 @@ export function DirectDownloadView({ projectId, kind }: { projectId: number; kin
       )}
       {outcome.state === "upgrade" && (
         <>
-          <UpgradeToDownloadText />
+          <PaidPlanDownloadText />
           <div className="actions">
             {back}
             <SeePlansLink />

@@ -48,13 +48,13 @@ export function DownloadButton({ project }: { project: Project }) {
       <Button variant="primary" onPress={() => void download()} isPending={pending}>
         <Trans>Download video</Trans>
       </Button>
-      <UpgradeToDownloadDialog isOpen={upgradeOpen} onOpenChange={setUpgradeOpen} />
+      <PaidPlanDownloadDialog isOpen={upgradeOpen} onOpenChange={setUpgradeOpen} />
     </>
   );
 }
 
 /** SPEC §6: what a free plan sees instead of a download — why, and the way to the plans. */
-export function UpgradeToDownloadText() {
+export function PaidPlanDownloadText() {
   return (
     <p>
       <Trans>On the free plan you can watch the finished video here but not download it. Upgrade to a paid plan to download it.</Trans>
@@ -74,7 +74,7 @@ export function SeePlansLink() {
 }
 
 /** The upgrade modal of a free user's download (SPEC §6 "an upgrade modal appears"). */
-export function UpgradeToDownloadDialog({ isOpen, onOpenChange }: { isOpen: boolean; onOpenChange: (open: boolean) => void }) {
+export function PaidPlanDownloadDialog({ isOpen, onOpenChange }: { isOpen: boolean; onOpenChange: (open: boolean) => void }) {
   const { t } = useLingui();
   return (
     <Dialog
@@ -90,7 +90,7 @@ export function UpgradeToDownloadDialog({ isOpen, onOpenChange }: { isOpen: bool
         </>
       }
     >
-      <UpgradeToDownloadText />
+      <PaidPlanDownloadText />
     </Dialog>
   );
 }

@@ -6,7 +6,7 @@ import { Button } from "../../ui/Button";
 import { toast } from "../../ui/Toast";
 import { worker } from "../../worker";
 import { failureMessage } from "../errors";
-import { canDownload, startBrowserDownload, UpgradeToDownloadDialog } from "./DownloadButton";
+import { canDownload, startBrowserDownload, PaidPlanDownloadDialog } from "./DownloadButton";
 
 /**
  * "Download subtitles" beside "Download video" on a finished project that has subtitle lines (issue 14, SPEC §7
@@ -34,7 +34,7 @@ export function SubtitlesDownloadButton({ project, linesCount }: { project: Proj
       <Button variant="secondary" onPress={() => void download()} isPending={pending}>
         <Trans>Download subtitles</Trans>
       </Button>
-      <UpgradeToDownloadDialog isOpen={upgradeOpen} onOpenChange={setUpgradeOpen} />
+      <PaidPlanDownloadDialog isOpen={upgradeOpen} onOpenChange={setUpgradeOpen} />
     </>
   );
 }
