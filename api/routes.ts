@@ -3,6 +3,7 @@ import { route } from "./route";
 import { CaptchaChallenge, PublicConfig } from "./config";
 import { Locale } from "./locales";
 import { TimelineFile, TimelineQuery } from "./timelines";
+import { Waveform } from "./subtitles";
 import { VideoSiteExportBody, YoutubeConnection, YoutubeConnectLink } from "./youtube";
 import { ShareBody, SharePage, ShareToken } from "./share";
 import { PushSubscribeBody, PushSubscriptionInfo, PushUnsubscribeBody, PushUnsubscribed } from "./push";
@@ -57,6 +58,7 @@ export const routes = {
   "library.scenes": route({ method: "GET", path: "/library/projects/:id/scenes", auth: "user", summary: "The scenes of one library item or project, a page at a time", params: ProjectId, query: LibraryScenesQuery, response: Paginated(Scene) }),
   "library.searchScenes": route({ method: "GET", path: "/library/projects/:id/search", auth: "user", summary: "Scenes of one item whose text contains the query", params: ProjectId, query: LibraryProjectSearchQuery, response: Paginated(Scene) }),
   "library.get": route({ method: "GET", path: "/library/:id", auth: "user", summary: "One library file", params: ProjectId, response: MediaFile }),
+  "media.waveform": route({ method: "GET", path: "/media/:id/waveform", auth: "user", summary: "Peak levels of a media file's audio and its silences (trim and split dialogs)", params: ProjectId, response: Waveform }),
 
   "projects.create": route({ method: "POST", path: "/createproject", auth: "user", summary: "Create a project from library files and queue it", body: CreateProjectBody, response: Project, status: 201 }),
   "projects.list": route({ method: "GET", path: "/projects", auth: "user", summary: "Projects, newest first (?page=n), or their count (?count=1)", query: ProjectsQuery, response: z.union([Paginated(Project), ProjectCount]) }),

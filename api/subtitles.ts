@@ -89,6 +89,16 @@ export const ProjectWords = z.object({
 });
 export type ProjectWords = z.infer<typeof ProjectWords>;
 
-/** GET /media/{id}/waveform: peak levels of a media file's audio, `per_second` values a second, each 0..1. */
-export const Waveform = z.object({ media_file_id: z.number().int(), per_second: z.number(), duration: z.number(), peaks: z.array(z.number()) });
+/**
+ * GET /media/{id}/waveform: peak levels of a media file's audio, `per_second` values a second, each 0..1 of full
+ * scale (max-abs). `silences`: the stretches the speech analysis found no speech in (media seconds, sorted), for
+ * the trim and split markers to snap to; absent when the file has no speech analysis.
+ */
+export const Waveform = z.object({
+  media_file_id: z.number().int(),
+  per_second: z.number(),
+  duration: z.number(),
+  peaks: z.array(z.number()),
+  silences: z.array(z.object({ start: z.number(), end: z.number() })).optional(),
+});
 export type Waveform = z.infer<typeof Waveform>;

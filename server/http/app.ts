@@ -21,6 +21,7 @@ import { fileRoutes } from "./resources/files";
 import { libraryRoutes } from "./resources/library";
 import { projectRoutes } from "./resources/projects";
 import { timelineRoutes } from "./resources/timelines";
+import { mediaRoutes } from "./resources/media";
 import type { CaptchaProvider } from "../services/captcha";
 import { authenticator, bearerToken } from "./auth";
 import { DomainError } from "../services/errors";
@@ -162,6 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       libraryRoutes(api, hooks, deps.library);
       projectRoutes(api, hooks, deps.projects, deps.edits);
       timelineRoutes(api, hooks, deps);
+      mediaRoutes(api, hooks, deps);
       sceneRoutes(api, hooks, deps.scenes);
       pushRoutes(api, hooks, deps.push);
       eventRoutes(api, hooks, progressHub);

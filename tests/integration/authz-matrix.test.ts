@@ -70,6 +70,7 @@ const FIXTURES: Partial<Record<RouteName, Fixture>> = {
   "library.scenes": { own: (p) => ({ params: { id: p.libraryProject } }) },
   "library.searchScenes": { own: (p) => ({ params: { id: p.libraryProject } }) },
   "library.get": { own: (p) => ({ params: { id: p.media } }) },
+  "media.waveform": { own: (p) => ({ params: { id: p.media } }) },
   "library.create": {
     own: (p) => ({ body: { media_file: p.upload, name: `own-${randomUUID()}.m4a`, locale: null, process: 0, has_speech: 0 } }),
     bodyIds: (_a, v) => [{ body: { media_file: v.upload, name: `stolen-${randomUUID()}.m4a`, locale: null, process: 0, has_speech: 0 } }],
