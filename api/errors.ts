@@ -40,6 +40,8 @@ export const ErrorCode = z.enum([
   "split_at_edge",
   "line_too_long",
   "not_mergeable",
+  // Edit by transcript (issue 14): no words were chosen to cut.
+  "cut_empty",
   // Media library (SPEC §2 Media library).
   "media_in_use",
   "not_library_item",

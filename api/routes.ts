@@ -6,10 +6,11 @@ import { TimelineFile, TimelineQuery } from "./timelines";
 import { Waveform } from "./subtitles";
 import { VideoSiteExportBody, YoutubeConnection, YoutubeConnectLink } from "./youtube";
 import { ShareBody, SharePage, ShareToken } from "./share";
+import { ProjectWords } from "./subtitles";
 import { PushSubscribeBody, PushSubscriptionInfo, PushUnsubscribeBody, PushUnsubscribed } from "./push";
 import { Plan, PlanInterval } from "./plans";
 import { LibraryCreateBody, LibraryCreateResponse, LibraryItem, LibraryListQuery, LibraryProjectSearchQuery, LibraryScenesQuery, LibrarySearchQuery, MediaFile, Paginated } from "./media";
-import { Scene, SceneId, Scenes, SceneUpdateBody, Storyboard, StoryboardBody, StoryboardQuery, TrimBody } from "./scenes";
+import { CutRangeBody, Scene, SceneId, Scenes, SceneUpdateBody, Storyboard, StoryboardBody, StoryboardQuery, TrimBody } from "./scenes";
 import { CreateProjectBody, CutsBody, CutsResponse, Highlights, ImportBody, OverlayImportBody, Project, ProjectCount, ProjectId, ProjectsQuery, ProjectUpdateBody, RecreateStoryboardBody, RenderBody, ResetVolumesQuery } from "./projects";
 import {
   HandoffCode,
@@ -112,6 +113,9 @@ export const routes = {
   "scenes.trim": route({ method: "PUT", path: "/scenes/:id/trim", auth: "user", summary: "Move the trim markers", params: SceneId, body: TrimBody, response: Scene }),
   "scenes.removeOverlay": route({ method: "DELETE", path: "/scenes/:id/overscene", auth: "user", summary: "Take the overlay off a scene", params: SceneId, response: Scene }),
   "scenes.duplicate": route({ method: "POST", path: "/scenes/:id/duplicate", auth: "user", summary: "Duplicate a scene after itself", params: SceneId, response: Scenes }),
+  // Edit by transcript (issue 14): the words of a project's files, and a cut of spoken words out of a scene.
+  "projects.words": route({ method: "GET", path: "/projects/:id/words", auth: "user", summary: "The recognised words of the project's media files (times in each file)", params: ProjectId, response: ProjectWords }),
+  "scenes.cutRange": route({ method: "POST", path: "/scenes/:id/cutrange", auth: "user", summary: "Cut a stretch of words out of a scene: split at the word edges and hide the middle", params: SceneId, body: CutRangeBody, response: Scenes }),
 
   // Video-site export (SPEC §7, issue 13): the OAuth link to YouTube, and the upload of a finished video.
   "youtube.status": route({ method: "GET", path: "/user/youtube", auth: "user", summary: "Whether YouTube export is available on this server and connected for the user", response: YoutubeConnection }),

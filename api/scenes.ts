@@ -113,3 +113,5 @@ export const SceneUpdateBody = z.object({
 export type SceneUpdateBody = z.input<typeof SceneUpdateBody>;
 export const TrimBody = z.object({ trim_start: z.number(), trim_end: z.number() });
 export const Scenes = z.object({ scenes: z.array(Scene) });
+/** POST /scenes/{id}/cutrange (issue 14, edit by transcript): the stretch to cut, seconds in the scene's media file (word edges). */
+export const CutRangeBody = z.object({ from: z.number().nonnegative(), to: z.number().nonnegative() });

@@ -34,7 +34,8 @@ export type RuleRefusal =
   | "split_needs_no_text"
   | "split_at_edge"
   | "line_too_long"
-  | "not_mergeable";
+  | "not_mergeable"
+  | "cut_empty";
 
 export type RuleResult<T> = { ok: true; value: T } | { ok: false; refusal: RuleRefusal };
 const ok = <T>(value: T): RuleResult<T> => ({ ok: true, value });
@@ -145,4 +146,138 @@ export function overlayOptions(current: OverlayOptions, changes: Partial<Overlay
 export function insertionIndex(count: number, order: number): number {
   if (!Number.isFinite(order)) return count;
   return Math.min(Math.max(Math.trunc(order) - 1, 0), count);
+}
+
+// ---- Edit by transcript (issue 14) ----
+
+/** A recognised word: times in its media file, seconds (api/subtitles.ts `Word`). */
+export interface TimedWord {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** A silence at least this long between two words starts a new text line (as the captions are built). */
+export const LINE_PAUSE_SECONDS = 0.5;
+
+const middleOf = (w: TimedWord) => (w.start + w.end) / 2;
+
+/**
+ * The words a stretch of a media file plays: those whose middle lies in [from, to) (a word cut by an edge
+ * belongs where most of it is, once), in time order. A scene's words are `wordsBetween(words, trim_start, trim_end)`.
+ */
+export function wordsBetween<W extends TimedWord>(words: readonly W[], from: number, to: number): W[] {
+  return words.filter((w) => w.text.trim() !== "" && middleOf(w) >= from && middleOf(w) < to).sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Text lines from words (the 35-character rule): a line never splits a word, ends at a pause, and takes its
+ * times from its first and last word, clipped to [from, to]. A word longer than a line is cut into pieces.
+ */
+export function packLines(words: readonly TimedWord[], from: number, to: number): TextLine[] {
+  const lines: TextLine[] = [];
+  let text = "";
+  let start = 0;
+  let end = 0;
+  const push = () => {
+    const s = round(Math.max(start, from));
+    const e = round(Math.min(end, to));
+    if (text && e > s) lines.push({ start: s, end: e, text });
+    text = "";
+  };
+  for (const word of words) {
+    const piece = word.text.trim();
+    if (!piece) continue;
+    const letters = [...piece];
+    if (letters.length > SCENE_LINE_MAX) {
+      push();
+      const span = word.end - word.start;
+      for (let at = 0; at < letters.length; at += SCENE_LINE_MAX) {
+        const part = letters.slice(at, at + SCENE_LINE_MAX);
+        text = part.join("");
+        start = word.start + (span * at) / letters.length;
+        end = word.start + (span * (at + part.length)) / letters.length;
+        push();
+      }
+      continue;
+    }
+    if (text && ([...text].length + 1 + letters.length > SCENE_LINE_MAX || word.start - end >= LINE_PAUSE_SECONDS)) push();
+    if (!text) {
+      text = piece;
+      start = word.start;
+    } else text += ` ${piece}`;
+    end = word.end;
+  }
+  push();
+  return lines;
+}
+
+/**
+ * A scene's text lines divided among consecutive parts of it (`edges`: the inner cut points, ascending). A line
+ * wholly inside a part stays as it is; a line across an edge is made again, in each part, from the words it
+ * covers there (35 characters a line); a line across an edge with no words under it (typed by hand) goes, clipped,
+ * to the part that holds its middle.
+ */
+export function divideLines(lines: readonly TextLine[], words: readonly TimedWord[], edges: readonly number[], from: number, to: number): TextLine[][] {
+  const bounds = [from, ...edges, to];
+  const parts: TextLine[][] = edges.map(() => []).concat([[]]);
+  const partOf = (t: number) => Math.max(0, Math.min(parts.length - 1, edges.filter((e) => t >= e).length));
+  for (const line of lines) {
+    const first = partOf(line.start);
+    const last = partOf(Math.max(line.start, line.end - 1e-6));
+    if (first === last) {
+      parts[first]!.push(line);
+      continue;
+    }
+    const under = wordsBetween(words, line.start, line.end + 1e-6);
+    if (under.length === 0) {
+      const at = partOf((line.start + line.end) / 2);
+      const start = round(Math.max(line.start, bounds[at]!));
+      const end = round(Math.min(line.end, bounds[at + 1]!));
+      if (end > start) parts[at]!.push({ start, end, text: line.text });
+      continue;
+    }
+    for (let p = first; p <= last; p++) {
+      parts[p]!.push(...packLines(wordsBetween(under, bounds[p]!, bounds[p + 1]!), bounds[p]!, bounds[p + 1]!));
+    }
+  }
+  return parts;
+}
+
+/** A transcript cut: the scene before the cut words, the cut words (hidden), the scene after; an empty side is null. */
+export interface CutParts {
+  before: SceneTimes | null;
+  cut: SceneTimes;
+  after: SceneTimes | null;
+}
+
+/**
+ * Cuts [from, to] (seconds in the media, the selected words' edges) out of a scene: a split at each edge and
+ * the middle hidden, so the storyboard shows the cut as a removed scene that "restore" brings back, and whose
+ * neighbours it merges with again (the parts' defaults meet). Unlike a split by position, a scene with text
+ * lines may be cut: its lines are divided at the edges (divideLines). A side shorter than one frame joins the
+ * cut; a cut of the whole scene is just a hide. Refused: an empty stretch, or one outside the scene's trim.
+ */
+export function cutRange(scene: SceneTimes, from: number, to: number, words: readonly TimedWord[]): RuleResult<CutParts> {
+  if (!Number.isFinite(from) || !Number.isFinite(to)) return refuse("out_of_bounds");
+  const a = round(Math.max(from, scene.trim_start));
+  const b = round(Math.min(to, scene.trim_end));
+  if (b - a < MIN_SCENE_SECONDS) return refuse(to - from < MIN_SCENE_SECONDS ? "cut_empty" : "out_of_bounds");
+  const hasBefore = a - scene.trim_start >= MIN_SCENE_SECONDS;
+  const hasAfter = scene.trim_end - b >= MIN_SCENE_SECONDS;
+  const edges = [...(hasBefore ? [a] : []), ...(hasAfter ? [b] : [])];
+  const texts = divideLines(scene.text, words, edges, scene.start, scene.end);
+  const textOf = (part: "before" | "cut" | "after") => texts[part === "before" ? 0 : part === "cut" ? (hasBefore ? 1 : 0) : edges.length]!;
+  const cut: SceneTimes = {
+    ...scene,
+    visibility: 0,
+    ...(hasBefore ? { start: a, trim_start: a, trim_start_default: a } : {}),
+    ...(hasAfter ? { end: b, trim_end: b, trim_end_default: b } : {}),
+    text: textOf("cut"),
+  };
+  return ok({
+    before: hasBefore ? { ...scene, end: a, trim_end: a, trim_end_default: a, text: textOf("before") } : null,
+    cut,
+    after: hasAfter ? { ...scene, start: b, trim_start: b, trim_start_default: b, text: textOf("after") } : null,
+  });
 }

@@ -12,6 +12,8 @@ import { createYoutubeActions } from "./youtube";
 import { createDownloadActions } from "./downloads";
 import { createShareActions } from "./share";
 import { createTimelineActions } from "./timelines";
+import { createWordsActions } from "./words";
+import { createSubtitleActions } from "./subtitles";
 import { createUploader } from "./uploads";
 import { createProgressStream } from "./progress";
 import type { ProjectDraftRow, UploadRole, UploadRow } from "../src/db";
@@ -47,6 +49,7 @@ export function createActions(db: CutroomDb, call: ApiCall) {
   const uploader = createUploader(db, call, async () => (await db.auth.get("token"))?.token);
   /** An upload ended one way or another: a scheduled project may now be complete. */
   const upload = (id: string) => uploader.start(id).then(() => drafts.advanceAll());
+  const downloads = createDownloadActions(async () => (await db.auth.get("token"))?.token);
 
   const actions = {
     ...projects,
@@ -54,9 +57,11 @@ export function createActions(db: CutroomDb, call: ApiCall) {
     ...createLibraryActions(db, ordered, (): LibraryDeps => actions),
     ...createPushActions(call),
     ...createYoutubeActions(db, call),
-    ...createDownloadActions(async () => (await db.auth.get("token"))?.token),
+    ...downloads,
+    ...createSubtitleActions(db, ordered, outbox, downloads.subtitlesLink),
     ...createShareActions(db, ordered),
     ...createTimelineActions(async () => (await db.auth.get("token"))?.token),
+    ...createWordsActions(db, call),
 
     /** The app's wish for live progress: some project is busy and the page is visible and online (issue 13). */
     watchProgress: (on: boolean) => progress.setWanted(on),

@@ -39,6 +39,7 @@ const STATUS: Record<ErrorCode, number> = {
   split_at_edge: 400,
   line_too_long: 400,
   not_mergeable: 400,
+  cut_empty: 400,
   media_in_use: 409,
   not_library_item: 409,
   overlay_needs_one_scene: 400,

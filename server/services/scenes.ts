@@ -2,9 +2,11 @@ import type { z } from "zod";
 import type { Db } from "../db";
 import { findProject } from "../db/projects";
 import { mainScenes, markNeedsRender, rawOffsetsOf, renumberScenes, type SceneRow } from "../db/scenes";
-import { checkLines, mergeNext, overlayOptions, reorder, splitByLine, splitByPosition, trim, type OverlayOptions, type RuleResult, type SceneTimes, type TextLine } from "../../api/storyboard";
+import { checkLines, cutRange, mergeNext, overlayOptions, reorder, splitByLine, splitByPosition, trim, type OverlayOptions, type RuleResult, type SceneTimes, type TextLine } from "../../api/storyboard";
 import type { OverScene, Scene, SceneUpdateBody } from "../../api/scenes";
 import type { FileLinks } from "./file-links";
+import type { ProjectWords } from "../../api/subtitles";
+import { storedTranscript } from "../jobs/transcribe";
 import { DomainError, mustNotBeFinished, notFound } from "./errors";
 
 const REFUSALS: Record<string, string> = {
@@ -15,6 +17,7 @@ const REFUSALS: Record<string, string> = {
   split_at_edge: "A split must leave something on both sides",
   line_too_long: "A text line has at most 35 characters",
   not_mergeable: "These scenes cannot be merged",
+  cut_empty: "Choose at least one word to cut",
 };
 
 /** A rule refused: a bad request (SPEC §8), with the reason in the message. */
@@ -268,6 +271,79 @@ export function createScenes(deps: { db: Db; links: FileLinks }) {
 
     splitByPosition: (userId: number, sceneId: number, position: number) => split(userId, sceneId, (s) => splitByPosition(s, position)),
     splitByLine: (userId: number, sceneId: number, line: number) => split(userId, sceneId, (s) => splitByLine(s, line)),
+
+    /**
+     * Issue 14, edit by transcript: the words of the project's files (those its scenes use, and its uploads),
+     * as recognised and kept on each file. Files never recognised are left out.
+     */
+    async words(userId: number, projectId: number): Promise<ProjectWords> {
+      const project = await findProject(db, userId, projectId);
+      if (!project || project.deleted_at) throw notFound("No such project");
+      const used = db.selectFrom("scenes").select("media_file_id").where("project_id", "=", projectId).where("media_file_id", "is not", null);
+      const uploads = db.selectFrom("project_media").select("media_file_id").where("project_id", "=", projectId);
+      const rows = await db
+        .selectFrom("media_files")
+        .select(["id", "transcript"])
+        .where((eb) => eb.or([eb("id", "in", used), eb("id", "in", uploads)]))
+        .where("transcript", "is not", null)
+        .orderBy("id")
+        .execute();
+      const media: ProjectWords["media"] = [];
+      for (const row of rows) {
+        const transcript = storedTranscript(row);
+        if (!transcript) continue;
+        media.push({
+          media_file_id: row.id,
+          language: transcript.language,
+          draft: transcript.draft ? 1 : 0,
+          words: transcript.words.map((w) => ({ start: w.start, end: w.end, text: w.text, confidence: Number.isFinite(w.confidence) ? w.confidence : null, ...(w.filler ? { filler: 1 as const } : {}) })),
+        });
+      }
+      return { media };
+    },
+
+    /**
+     * Issue 14: cuts the words in [from, to] (media seconds) out of a main scene: a split at each word edge and
+     * the middle part hidden (api/storyboard.ts cutRange), text lines divided at the cut. Answers the parts in order.
+     */
+    async cutRange(userId: number, sceneId: number, from: number, to: number) {
+      const row = await ownedMain(userId, sceneId);
+      const media = row.media_file_id === null ? undefined : await db.selectFrom("media_files").select("transcript").where("id", "=", row.media_file_id).executeTakeFirst();
+      const words = (media && storedTranscript(media)?.words) || [];
+      const { before, cut, after } = must(cutRange(timesOf(row), from, to, words));
+      const now = new Date().toISOString();
+      // The raw preview holds this file at a fixed offset: raw times move with media times.
+      const offset = row.trim_start_raw - row.trim_start;
+      const fields = (part: SceneTimes) => ({
+        visibility: part.visibility,
+        start: part.start,
+        end: part.end,
+        trim_start: part.trim_start,
+        trim_end: part.trim_end,
+        trim_start_default: part.trim_start_default,
+        trim_end_default: part.trim_end_default,
+        trim_start_raw: part.trim_start + offset,
+        trim_end_raw: part.trim_end + offset,
+        text: JSON.stringify(part.text),
+        updated_at: now,
+      });
+      const parts = [before, cut, after].filter((p): p is SceneTimes => p !== null);
+      const rows = await db.transaction().execute(async (trx) => {
+        // The first part keeps the scene's id (and its overlay); the others come right after it, without one.
+        let previous = await trx.updateTable("scenes").set(fields(parts[0]!)).where("id", "=", row.id).returningAll().executeTakeFirstOrThrow();
+        const out = [previous];
+        for (const part of parts.slice(1)) {
+          const { id: _id, ...copy } = row;
+          previous = await insertAfter(trx, previous, { ...copy, ...NO_OVERLAY, ...fields(part), created_at: now });
+          out.push(previous);
+        }
+        await markNeedsRender(trx, row.project_id);
+        const fresh: SceneRow[] = [];
+        for (const r of out) fresh.push(await trx.selectFrom("scenes").selectAll().where("id", "=", r.id).executeTakeFirstOrThrow());
+        return fresh;
+      });
+      return presentAll(rows);
+    },
 
     /** The merged scene keeps the first scene's overlay, or takes the next one's when it had none. */
     async mergeNext(userId: number, sceneId: number) {

@@ -10,6 +10,8 @@ import type { Quotas } from "../../api/user";
 import type { RouteName } from "../../api/routes";
 import type { Failure } from "../../workers/status";
 import type { YoutubeConnection } from "../../api/youtube";
+import type { SubtitleSet, TranslateOptions } from "../../api/subtitles";
+import type { Word } from "../../api/subtitles";
 
 /** The signed-in user, as views read it. There is at most one row, with id "me". */
 export interface UserRow extends User {
@@ -34,7 +36,9 @@ export type MetaRow =
   /** Video-site export: whether the server offers it and the user's YouTube account is connected. */
   | { key: "youtube"; value: YoutubeConnection }
   /** The progress stream (issue 13): live while events arrive; otherwise the screens' 60 s poll is what updates. */
-  | { key: "progressStream"; value: { state: ProgressStreamState; at: string } };
+  | { key: "progressStream"; value: { state: ProgressStreamState; at: string } }
+  /** The Translate page's languages (issue 14): what GET /projects/{id}/translate/options said, and when. */
+  | { key: `translate:${number}`; value: TranslateOptions & { fetchedAt: string } };
 
 export type ProgressStreamState = "live" | "retrying" | "off";
 
@@ -95,9 +99,11 @@ export interface ProjectDraftRow {
 }
 
 /** The scene edits that can wait in the outbox (ARCHITECTURE "Offline edits"): attribute edits only. */
-export type OutboxCommand = "trimScene" | "setSceneText" | "removeSceneLines" | "setSceneAttributes" | "removeOverlay" | "hideScene" | "showScene" | "setSceneType";
+export type OutboxCommand = "trimScene" | "setSceneText" | "removeSceneLines" | "setSceneAttributes" | "removeOverlay" | "hideScene" | "showScene" | "setSceneType"
+  /** A subtitle set's line (issue 14): PUT /subtitles/{id}; `sceneId` is the line's scene. */
+  | "setSubtitleLine";
 /** What an edit changed, in the words the storyboard uses when it reports a refused edit. */
-export type EditKind = "trim" | "text" | "removeText" | "hide" | "show" | "type" | "volume" | "faces" | "framing" | "overlay" | "removeOverlay" | "attributes";
+export type EditKind = "trim" | "text" | "removeText" | "hide" | "show" | "type" | "volume" | "faces" | "framing" | "overlay" | "removeOverlay" | "attributes" | "translation";
 
 /**
  * One attribute edit waiting to reach the server, sent strictly in `seq` order. The key is made once,
@@ -144,13 +150,20 @@ export interface SongRow {
   public_demo: string | null;
 }
 
-/** A project's subtitle set (SPEC §3 Subtitle set). Kept for the mirror; nothing fills it yet. */
-export interface SubtitleSetRow {
-  id: number;
-  project_id: number;
-  locale: string;
-  status: "ready" | "pending";
-  lines: { start: number; end: number; text: string }[];
+/** A project's subtitle set (SPEC §3 Subtitle set, api/subtitles.ts), with this device's waiting line edits on top. */
+export type SubtitleSetRow = SubtitleSet;
+
+/**
+ * The recognised words of one media file (issue 14, edit by transcript), as GET /projects/{id}/words gives
+ * them: times in the file, seconds. `project_ids`: the opened projects that use the file.
+ */
+export interface WordsRow {
+  media_file_id: number;
+  project_ids: number[];
+  language: string;
+  draft: 0 | 1;
+  words: Word[];
+  fetchedAt: string;
 }
 
 export const DB_NAME = "cutroom";
@@ -175,6 +188,8 @@ export class CutroomDb extends Dexie {
   failedEdits!: EntityTable<FailedEditRow, "id">;
   songs!: EntityTable<SongRow, "id">;
   subtitleSets!: EntityTable<SubtitleSetRow, "id">;
+  /** Words of the media files of opened projects, by media file (issue 14). */
+  words!: EntityTable<WordsRow, "media_file_id">;
 
   constructor(name = DB_NAME) {
     super(name);
@@ -199,6 +214,10 @@ export class CutroomDb extends Dexie {
       songs: "id",
       subtitleSets: "id, project_id",
     });
+    // Issue 14: edit by transcript.
+    this.version(7).stores({
+      words: "media_file_id, *project_ids",
+    });
   }
 
   /** The signed-in user, or null when nobody is signed in. */
@@ -210,7 +229,7 @@ export class CutroomDb extends Dexie {
 
   /** Signing out forgets the user's data too: the next person on this device must not see it. */
   async signOutLocally(): Promise<void> {
-    const tables = [this.users, this.auth, this.projects, this.highlights, this.media, this.uploads, this.drafts, this.scenes, this.library, this.outbox, this.failedEdits, this.songs, this.subtitleSets];
+    const tables = [this.users, this.auth, this.projects, this.highlights, this.media, this.uploads, this.drafts, this.scenes, this.library, this.outbox, this.failedEdits, this.songs, this.subtitleSets, this.words];
     await this.transaction("rw", tables, async () => {
       await Promise.all(tables.map((t) => t.clear()));
     });

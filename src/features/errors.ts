@@ -39,6 +39,7 @@ const CODE_MESSAGES: Record<ErrorCode, MessageDescriptor> = {
   split_at_edge: msg`A split must leave something on both sides.`,
   line_too_long: msg`A text line has at most 35 characters.`,
   not_mergeable: msg`These scenes cannot be merged: they must come from the same file and follow each other.`,
+  cut_empty: msg`Choose at least one word to cut.`,
   media_in_use: msg`This file is used in a project and cannot be deleted.`,
   not_library_item: msg`Only uploaded library files can be removed.`,
   overlay_needs_one_scene: msg`Choose exactly one scene to put over this scene.`,

@@ -137,6 +137,8 @@ const FIXTURES: Partial<Record<RouteName, Fixture>> = {
   "scenes.trim": { own: (p) => ({ params: { id: p.scene }, body: { trim_start: 0, trim_end: 1 } }) },
   "scenes.removeOverlay": { own: (p) => ({ params: { id: p.scene } }) },
   "scenes.duplicate": { own: (p) => ({ params: { id: p.scene } }) },
+  "projects.words": { own: (p) => ({ params: { id: p.project } }) },
+  "scenes.cutRange": { own: (p) => ({ params: { id: p.scene }, body: { from: 0, to: 0.5 } }) },
   "push.subscribe": {
     own: (p) => ({ body: { endpoint: p.endpoint, keys: { p256dh: "BOr".padEnd(87, "A"), auth: "a".repeat(22) } } }),
     // Subscribing with someone else's endpoint must not take their subscription over.

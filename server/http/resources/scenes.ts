@@ -20,6 +20,8 @@ export function sceneRoutes(app: FastifyInstance, hooks: RouteHooks, scenes: Sce
     "scenes.type": ({ params, request }) => scenes.setType(currentUser(request), params.id, params.type),
     "scenes.trim": ({ params, body, request }) => scenes.trim(currentUser(request), params.id, body.trim_start, body.trim_end),
     "scenes.duplicate": ({ params, request }) => scenes.duplicate(currentUser(request), params.id),
+    "projects.words": ({ params, request }) => scenes.words(currentUser(request), params.id),
+    "scenes.cutRange": ({ params, body, request }) => scenes.cutRange(currentUser(request), params.id, body.from, body.to),
     "scenes.removeOverlay": ({ params, request }) => scenes.removeOverlay(currentUser(request), params.id),
   });
 }
