@@ -13,7 +13,6 @@ import { createDownloadActions } from "./downloads";
 import { createShareActions } from "./share";
 import { createTimelineActions } from "./timelines";
 import { createWordsActions } from "./words";
-import { createSubtitleActions } from "./subtitles";
 import { createUploader } from "./uploads";
 import { createProgressStream } from "./progress";
 import type { ProjectDraftRow, UploadRole, UploadRow } from "../src/db";
@@ -49,7 +48,6 @@ export function createActions(db: CutroomDb, call: ApiCall) {
   const uploader = createUploader(db, call, async () => (await db.auth.get("token"))?.token);
   /** An upload ended one way or another: a scheduled project may now be complete. */
   const upload = (id: string) => uploader.start(id).then(() => drafts.advanceAll());
-  const downloads = createDownloadActions(async () => (await db.auth.get("token"))?.token);
 
   const actions = {
     ...projects,
@@ -57,8 +55,7 @@ export function createActions(db: CutroomDb, call: ApiCall) {
     ...createLibraryActions(db, ordered, (): LibraryDeps => actions),
     ...createPushActions(call),
     ...createYoutubeActions(db, call),
-    ...downloads,
-    ...createSubtitleActions(db, ordered, outbox, downloads.subtitlesLink),
+    ...createDownloadActions(async () => (await db.auth.get("token"))?.token),
     ...createShareActions(db, ordered),
     ...createTimelineActions(async () => (await db.auth.get("token"))?.token),
     ...createWordsActions(db, call),
