@@ -69,6 +69,16 @@ export const ErrorCode = z.enum([
   "nothing_to_render",
   // A final render without its video (exportvideo 0) of a project that has nothing else to export.
   "nothing_to_export",
+  // Translation of subtitles (issue 14): why a translated set failed (the set's `error`), from the translation port.
+  "translate_unavailable",
+  "translate_unauthorized",
+  "translate_rejected",
+  "translate_rate_limited",
+  "translate_service_error",
+  "translate_timeout",
+  "translate_unreachable",
+  "translate_bad_response",
+  "translate_engine_failed",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

@@ -6,6 +6,7 @@ import { TimelineFile, TimelineQuery } from "./timelines";
 import { Waveform } from "./subtitles";
 import { VideoSiteExportBody, YoutubeConnection, YoutubeConnectLink } from "./youtube";
 import { ShareBody, SharePage, ShareToken } from "./share";
+import { SubtitleLinesUpdate, SubtitleSet, SubtitleSetList, SubtitleSetsQuery, TranslateOptions, TranslateRequest } from "./subtitles";
 import { ProjectWords } from "./subtitles";
 import { PushSubscribeBody, PushSubscriptionInfo, PushUnsubscribeBody, PushUnsubscribed } from "./push";
 import { Plan, PlanInterval } from "./plans";
@@ -122,6 +123,12 @@ export const routes = {
   "youtube.connect": route({ method: "GET", path: "/user/youtube/connect", auth: "user", summary: "The Google consent page to open (OAuth 2 with PKCE); the callback stores the connection", response: YoutubeConnectLink }),
   "youtube.disconnect": route({ method: "GET", path: "/user/youtube/disconnect", auth: "user", summary: "Revoke Cutroom's access at Google and forget the tokens", response: YoutubeConnection, mutation: true }),
   "projects.shareYoutube": route({ method: "POST", path: "/projects/:id/share/youtube", auth: "user", summary: "Upload the finished video to the user's YouTube channel (title, description, privacy)", params: ProjectId, body: VideoSiteExportBody, response: Project }),
+
+  // Subtitle sets and translation (SPEC §7, issue 14).
+  "subtitles.list": route({ method: "GET", path: "/projects/:id/autosubtitles", auth: "user", summary: "The project's subtitle sets: the original and each translation (?ready=true: only those ready)", params: ProjectId, query: SubtitleSetsQuery, response: SubtitleSetList }),
+  "subtitles.options": route({ method: "GET", path: "/projects/:id/translate/options", auth: "user", summary: "Every subtitle language and whether it can be translated into here (engine, draft, or why not)", params: ProjectId, response: TranslateOptions }),
+  "subtitles.translate": route({ method: "POST", path: "/projects/:id/translate", auth: "user", summary: "Translate the subtitles into a language (a job); answers the set, pending. Again: retranslates, keeping edited lines", params: ProjectId, body: TranslateRequest, response: SubtitleSet, status: 202 }),
+  "subtitles.update": route({ method: "PUT", path: "/subtitles/:id", auth: "user", summary: "Edit lines of a subtitle set (the original edits the scenes' text lines); at most 35 characters a line", params: ProjectId, body: SubtitleLinesUpdate, response: SubtitleSet }),
 
   "push.subscribe": route({ method: "POST", path: "/push/subscriptions", auth: "user", summary: "Keep this browser's push subscription for render notifications", body: PushSubscribeBody, response: PushSubscriptionInfo, status: 201 }),
   "push.unsubscribe": route({ method: "DELETE", path: "/push/subscriptions", auth: "user", summary: "Forget one of the user's push subscriptions", body: PushUnsubscribeBody, response: PushUnsubscribed }),

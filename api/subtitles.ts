@@ -10,6 +10,7 @@
  * render, intro first), as in the subtitles files; only shown scenes' lines are listed.
  */
 import { z } from "zod";
+import { ErrorCode } from "./errors";
 import { SubtitleLanguage } from "./locales";
 
 export const SubtitleSetLine = z.object({
@@ -41,6 +42,10 @@ export const SubtitleSet = z.object({
   draft: z.union([z.literal(0), z.literal(1)]),
   /** When status is "failed": why. */
   reason: TranslationUnavailableReason.nullable(),
+  /** When status is "failed": the error code (a translate_* code of api/errors.ts) the app words in the user's language. */
+  error: ErrorCode.nullable().optional(),
+  /** When status is "failed": what is missing or went wrong and how an operator fixes it (English, for operators). */
+  detail: z.string().nullable().optional(),
   lines: z.array(SubtitleSetLine),
   updated_at: z.string(),
 });
@@ -57,6 +62,8 @@ export const TranslateOption = z.object({
   draft: z.union([z.literal(0), z.literal(1)]),
   /** When not available: why (shown in the user's language with what an operator adds). */
   reason: TranslationUnavailableReason.nullable(),
+  /** When not available: what is missing and how an operator adds it (English, for operators). */
+  detail: z.string().nullable().optional(),
 });
 export const TranslateOptions = z.object({
   /** The spoken language the original set is in (null: nothing spoken / no lines). */
@@ -67,6 +74,9 @@ export type TranslateOptions = z.infer<typeof TranslateOptions>;
 
 /** POST /projects/{id}/translate: queues a `translate` job; answers 202 with the set (status pending). */
 export const TranslateRequest = z.object({ locale: SubtitleLanguage });
+
+/** GET /projects/{id}/autosubtitles?ready=true|false|1|0. */
+export const SubtitleSetsQuery = z.object({ ready: z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1").optional() });
 
 /** PUT /subtitles/{id}: text edits of a set's lines (times follow the scenes); each line at most 35 characters. */
 export const SubtitleLinesUpdate = z.object({

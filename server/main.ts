@@ -27,6 +27,9 @@ import { LIBRARY_RECOVERY_MARGIN_MS, recoverLibraryAdds } from "./services/libra
 import { setChildRegistry, sweepStaleChildren } from "./media/children";
 import { createPipeline } from "./jobs/pipeline";
 import { createSpeechToText } from "./speech";
+import { createTranslator } from "./translate";
+import { createSubtitleSets } from "./services/subtitle-sets";
+import { createTranslateJob } from "./jobs/translate";
 import { createVideoSiteExport } from "./jobs/video-site-export";
 import { createYoutube } from "./services/youtube";
 import { youtubeSealer } from "./services/youtube/cipher";
@@ -92,6 +95,10 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   const shares = shareTokens(secret);
   const projects = createProjects({ db, queue, links, shares, isPaid: accounts.isPaid, renderRights: accounts.renderRights, mustBeVerified: accounts.mustBeVerified, library, store, quotas: accounts.quotas, concurrency: config.jobs.concurrency });
   const edits = createStoryboardEdits({ db, scenes, projects });
+  // Subtitle translation (issue 14): TRANSLATE_URL's service for the pairs it lists, then Apertium for its five languages.
+  const translator = createTranslator(config.translate);
+  const subtitleSets = createSubtitleSets({ db, translator, queue, isPaid: accounts.isPaid, mustBeVerified: accounts.mustBeVerified });
+  const translateJob = createTranslateJob({ db, translator });
   // Web Push (issue 5): VAPID keys made on first start; the log is bound late, like the mailer's.
   const vapid = config.push.mode === "off" ? null : await loadVapidKeys(db);
   const pushLog: PushLog = { info: (fields, message) => app.log.info(fields, message), warn: (fields, message) => app.log.warn(fields, message) };
@@ -114,7 +121,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     toProject: projects.toProject,
     log: { warn: (fields, message) => app.log.warn(fields, message) },
   });
-  const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, edits, uploads, links, store, push, sharing, youtube, i18n, vapidPublicKey: vapid?.publicKey ?? null });
+  const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, edits, uploads, links, store, push, sharing, youtube, subtitleSets, i18n, vapidPublicKey: vapid?.publicKey ?? null });
   mailer ??= config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(config.outboxDir, config.mailFrom, app.log);
 
   const tmpDir = path.join(config.dataDir, "tmp");
@@ -143,11 +150,12 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     margin = LIBRARY_RECOVERY_MARGIN_MS;
     clearTimeout(recoveryTimer);
     recoveryTimer = setTimeout(() => void recover(), 2 * LIBRARY_RECOVERY_MARGIN_MS).unref();
-    await queue.start({ ...pipeline.handlers, "export-video-site": videoSiteExport.handler }, {
+    await queue.start({ ...pipeline.handlers, "export-video-site": videoSiteExport.handler, translate: translateJob.handler }, {
       concurrency: config.jobs.concurrency,
       leaseMs: config.jobs.leaseMs,
       // A failed video-site export ends that export (the project stays Render Ready), unlike a failed render.
-      onFailed: (job) => (job.type === "export-video-site" ? videoSiteExport.onFailed(job) : pipeline.onFailed(job)),
+      // A failed translation ends that subtitle set (with its reason); the project is untouched.
+      onFailed: (job, error) => (job.type === "export-video-site" ? videoSiteExport.onFailed(job) : job.type === "translate" ? translateJob.onFailed(job, error) : pipeline.onFailed(job)),
       log: (message, fields) => app.log.info(fields ?? {}, message),
     });
   };

@@ -78,6 +78,25 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   youtube_connections: YoutubeConnectionsTable;
   youtube_auth_requests: YoutubeAuthRequestsTable;
+  subtitle_sets: SubtitleSetsTable;
+}
+
+/** A project's subtitle set in one locale (migration 0019); `translations` is JSON { [key]: { source, text, edited } }. */
+export interface SubtitleSetsTable {
+  id: Generated<number>;
+  project_id: number;
+  user_id: number;
+  locale: string;
+  original: number;
+  status: string;
+  engine: string | null;
+  draft: number;
+  reason: string | null;
+  error: string | null;
+  detail: string | null;
+  translations: string;
+  created_at: string;
+  updated_at: string;
 }
 
 /** A user's YouTube link (migration 0016): `tokens` is sealed JSON { access_token, refresh_token, expires_at }. */

@@ -21,6 +21,8 @@ import { fileRoutes } from "./resources/files";
 import { libraryRoutes } from "./resources/library";
 import { projectRoutes } from "./resources/projects";
 import { timelineRoutes } from "./resources/timelines";
+import { subtitleRoutes } from "./resources/subtitles";
+import type { SubtitleSets } from "../services/subtitle-sets";
 import { mediaRoutes } from "./resources/media";
 import type { CaptchaProvider } from "../services/captcha";
 import { authenticator, bearerToken } from "./auth";
@@ -58,6 +60,8 @@ export interface AppDeps {
   youtube: Youtube;
   i18n: (locale: string) => I18n;
   sharing: Sharing;
+  /** Subtitle sets and translation (issue 14). */
+  subtitleSets: SubtitleSets;
   /** Served in GET /config; null when PUSH=off. */
   vapidPublicKey: string | null;
 }
@@ -165,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       timelineRoutes(api, hooks, deps);
       mediaRoutes(api, hooks, deps);
       sceneRoutes(api, hooks, deps.scenes);
+      subtitleRoutes(api, hooks, deps.subtitleSets);
       pushRoutes(api, hooks, deps.push);
       eventRoutes(api, hooks, progressHub);
       youtubeRoutes(api, hooks, deps.youtube, deps.i18n);

@@ -59,6 +59,16 @@ const STATUS: Record<ErrorCode, number> = {
   no_subtitles: 404,
   nothing_to_render: 422,
   nothing_to_export: 422,
+  // A translated set's failure (issue 14), kept on the set; never 401/403, which the app reads as signed out.
+  translate_unavailable: 409,
+  translate_unauthorized: 502,
+  translate_rejected: 502,
+  translate_rate_limited: 503,
+  translate_service_error: 502,
+  translate_timeout: 504,
+  translate_unreachable: 502,
+  translate_bad_response: 502,
+  translate_engine_failed: 502,
 };
 
 export const statusOf = (code: ErrorCode) => STATUS[code];

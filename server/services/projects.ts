@@ -282,6 +282,8 @@ export function createProjects(deps: ProjectsDeps) {
       await deps.queue.cancelGroup(projectGroup(id));
       const deleted = await updateProject(db, id, { deleted_at: new Date().toISOString(), is_queued: 0, export_key: null, share_nonce: null, share_token_hash: null });
       await deps.store.remove(projectFolder(row.user_id, id));
+      // Its subtitle sets go with it (issue 14); the rows' foreign key also cascades if the row itself is removed.
+      await db.deleteFrom("subtitle_sets").where("project_id", "=", id).execute();
       return toProject(deleted);
     },
 
@@ -379,13 +381,15 @@ export function createProjects(deps: ProjectsDeps) {
      * its shown scenes' text lines (services/subtitles.ts), signed and named after the project like the video.
      * A project without lines has nothing to download; free plans cannot download (SPEC §6).
      */
-    async subtitlesLink(userId: number, id: number, format: SubtitlesFormat = "vtt", now = Date.now()): Promise<{ url: string; filename: string; expires_at: string }> {
+    async subtitlesLink(userId: number, id: number, format: SubtitlesFormat = "vtt", now = Date.now(), locale?: string): Promise<{ url: string; filename: string; expires_at: string }> {
       const row = await mustFind(userId, id);
       if (row.deleted_at) throw notFound("No such project");
-      const key = await projectSubtitlesFile(db, deps.store, row, format);
+      // `locale` (issue 14): a translation's lines; the spoken language's (or none) gives the original lines.
+      const translated = locale && locale !== row.locale ? locale : undefined;
+      const key = await projectSubtitlesFile(db, deps.store, row, format, translated);
       if (!key) throw new DomainError("no_subtitles", "This project has no subtitles");
       if (!(await deps.isPaid(userId))) throw new DomainError("upgrade_required", "Downloading the subtitles needs a paid plan");
-      const filename = safeFileName(row.video_name || row.name, format);
+      const filename = safeFileName(`${row.video_name || row.name}${translated ? `.${translated}` : ""}`, format);
       const link = deps.links.downloadUrl(key, filename, now);
       return { url: link.url, filename, expires_at: new Date(link.expires * 1000).toISOString() };
     },

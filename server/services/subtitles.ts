@@ -29,17 +29,79 @@ const parseLines = (text: string): TextLine[] => {
   }
 };
 
-/** The project's subtitles in the edit's own time (seconds from the start of the render). */
-export async function projectSubtitleLines(db: Db, projectId: number): Promise<TextLine[]> {
+/** A line's key in every set: the original line it comes from, `${media_file_id}@${start in ms}` (api/subtitles.ts). */
+export const lineKey = (mediaFileId: number, start: number) => `${mediaFileId}@${Math.round(start * 1000)}`;
+
+/** An original line as the edit plays it: its key, its scene, its times in the edit's own time, its text. */
+export interface KeyedLine extends TextLine {
+  key: string;
+  scene_id: number;
+}
+
+/**
+ * The original lines of the project's shown scenes in render order (intro first), each clipped to its scene's
+ * trim and placed where the scene plays, with the key that names it in every set.
+ */
+export async function originalKeyedLines(db: Db, projectId: number): Promise<KeyedLine[]> {
   const scenes = await db
     .selectFrom("scenes")
-    .select(["type", "trim_start", "trim_end", "text", "visibility", "media_file_id"])
+    .select(["id", "type", "trim_start", "trim_end", "text", "visibility", "media_file_id"])
     .where("project_id", "=", projectId)
     .where("parent_scene_id", "is", null)
     .orderBy("order")
+    .orderBy("id")
     .execute();
   const played = renderOrder(scenes.filter((s) => s.media_file_id !== null && s.visibility === 1));
-  return timelineLines(played.map((s) => ({ trim_start: s.trim_start, trim_end: s.trim_end, text: parseLines(s.text) })));
+  const out: KeyedLine[] = [];
+  let at = 0;
+  for (const scene of played) {
+    for (const line of parseLines(scene.text)) {
+      // one line at a time, so each placed line keeps the key of its own
+      const [placed] = timelineLines([{ trim_start: scene.trim_start, trim_end: scene.trim_end, text: [line] }], at);
+      if (placed) out.push({ ...placed, key: lineKey(scene.media_file_id!, line.start), scene_id: scene.id });
+    }
+    at += Math.max(0, scene.trim_end - scene.trim_start);
+  }
+  return out;
+}
+
+/** A translated set's stored translations, by line key. */
+export type Translations = Record<string, { source: string; text: string; edited: 0 | 1 }>;
+
+export function parseTranslations(text: string | null | undefined): Translations {
+  try {
+    const value = JSON.parse(text ?? "{}") as unknown;
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Translations) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The project's subtitles in the edit's own time (seconds from the start of the render): the original lines, or,
+ * with `locale`, the lines of that translated set (a line without a translation is left out, never shown in the
+ * original language). A locale that is the original set's, or that has no set, gives the original lines / none.
+ */
+export async function projectSubtitleLines(db: Db, projectId: number, locale?: string | null): Promise<TextLine[]> {
+  const lines = await originalKeyedLines(db, projectId);
+  const strip = (l: KeyedLine): TextLine => ({ start: l.start, end: l.end, text: l.text });
+  if (!locale) return lines.map(strip);
+  const set = await db.selectFrom("subtitle_sets").select(["original", "translations"]).where("project_id", "=", projectId).where("locale", "=", locale).executeTakeFirst();
+  if (!set) {
+    const project = await db.selectFrom("projects").select("locale").where("id", "=", projectId).executeTakeFirst();
+    return project?.locale === locale ? lines.map(strip) : [];
+  }
+  if (set.original) return lines.map(strip);
+  const translations = parseTranslations(set.translations);
+  return lines.flatMap((l) => {
+    const text = translations[l.key]?.text.trim();
+    return text ? [{ start: l.start, end: l.end, text }] : [];
+  });
+}
+
+async function isTranslatedSet(db: Db, projectId: number, locale: string): Promise<boolean> {
+  const set = await db.selectFrom("subtitle_sets").select("original").where("project_id", "=", projectId).where("locale", "=", locale).executeTakeFirst();
+  return !!set && !set.original;
 }
 
 /**
@@ -51,13 +113,16 @@ export async function projectSubtitlesFile(
   store: Pick<FileStore, "pathOf" | "exists">,
   project: { id: number; user_id: number },
   format: SubtitlesFormat,
+  locale?: string | null,
 ): Promise<string | null> {
-  const lines = await projectSubtitleLines(db, project.id);
+  const lines = await projectSubtitleLines(db, project.id, locale);
   if (lines.length === 0) return null;
   const content = format === "vtt" ? writeVtt(lines) : writeSrt(lines);
   const hash = createHash("sha256").update(content).digest("hex").slice(0, 16);
   const folder = `projects/${project.user_id}/${project.id}`;
-  const key = `${folder}/subtitles-${hash}.${format}`;
+  // A translation's file carries its locale in its name, so making one never removes another's.
+  const tag = locale && (await isTranslatedSet(db, project.id, locale)) ? `${locale.toLowerCase().replace(/[^a-z0-9-]/g, "")}-` : "";
+  const key = `${folder}/subtitles-${tag}${hash}.${format}`;
   if (await store.exists(key)) return key;
   const target = store.pathOf(key);
   await fs.mkdir(path.dirname(target), { recursive: true });
@@ -66,7 +131,7 @@ export async function projectSubtitlesFile(
   await fs.writeFile(tmp, content, "utf8");
   await fs.rename(tmp, target);
   const names = await fs.readdir(path.dirname(target)).catch(() => [] as string[]);
-  const pattern = new RegExp(`^subtitles-[0-9a-f]{16}\\.${format}$`);
+  const pattern = new RegExp(`^subtitles-${tag}[0-9a-f]{16}\\.${format}$`);
   for (const name of names) {
     if (pattern.test(name) && name !== path.basename(target)) await fs.rm(path.join(path.dirname(target), name), { force: true });
   }

@@ -58,7 +58,21 @@ const CODE_MESSAGES: Record<ErrorCode, MessageDescriptor> = {
   no_subtitles: msg`This project has no subtitles to download.`,
   nothing_to_render: msg`Every scene is hidden. Show at least one scene first.`,
   nothing_to_export: msg`An export always makes the video. Download the subtitles beside it with Download subtitles.`,
+  translate_unavailable: msg`No translation engine for this language is set up on this server. An operator can add one.`,
+  translate_unauthorized: msg`The translation service refused this server's key. An operator should check TRANSLATE_API_KEY.`,
+  translate_rejected: msg`The translation service refused these subtitles. Try again, or type the lines yourself.`,
+  translate_rate_limited: msg`The translation service is busy. Translate again in a few minutes.`,
+  translate_service_error: msg`The translation service failed. Translate again in a few minutes.`,
+  translate_timeout: msg`The translation service took too long to answer. Translate again in a few minutes.`,
+  translate_unreachable: msg`The translation service could not be reached. Try again later, or ask an operator to check TRANSLATE_URL.`,
+  translate_bad_response: msg`The translation service gave an answer Cutroom could not read. Try again later.`,
+  translate_engine_failed: msg`The translation engine on this server failed. Translate again; if it fails again, ask an operator to check Apertium.`,
 };
+
+/** The message of one error code in the user's language (a failed subtitle set's `error`, issue 14). */
+export function errorCodeMessage(i18n: I18n, code: ErrorCode): string {
+  return i18n._(CODE_MESSAGES[code]);
+}
 
 const FIELD_MESSAGES: Record<FieldErrorCode, MessageDescriptor> = {
   required: msg`This field is required`,

@@ -38,6 +38,9 @@ interface Party {
   endpoint: string;
   /** A signed link to the media file's proxy. */
   fileLink: string;
+  /** The project's original subtitle set and the key of its line (issue 14). */
+  subtitleSet: number;
+  subtitleKey: string;
 }
 
 /** What a call needs: path parameters, query, body. */
@@ -139,6 +142,10 @@ const FIXTURES: Partial<Record<RouteName, Fixture>> = {
   "scenes.duplicate": { own: (p) => ({ params: { id: p.scene } }) },
   "projects.words": { own: (p) => ({ params: { id: p.project } }) },
   "scenes.cutRange": { own: (p) => ({ params: { id: p.scene }, body: { from: 0, to: 0.5 } }) },
+  "subtitles.list": { own: (p) => ({ params: { id: p.project } }) },
+  "subtitles.options": { own: (p) => ({ params: { id: p.project } }) },
+  "subtitles.translate": { own: (p) => ({ params: { id: p.project }, body: { locale: "es-ES" } }) },
+  "subtitles.update": { own: (p) => ({ params: { id: p.subtitleSet }, body: { lines: [{ key: p.subtitleKey, text: "Edited by owner" }] } }) },
   "push.subscribe": {
     own: (p) => ({ body: { endpoint: p.endpoint, keys: { p256dh: "BOr".padEnd(87, "A"), auth: "a".repeat(22) } } }),
     // Subscribing with someone else's endpoint must not take their subscription over.
@@ -199,6 +206,11 @@ async function makeParty(label: string): Promise<Party> {
   const projectName = `${label}-project-${randomUUID()}`;
   const project = await processedTalkProject(base, token, projectName);
   const scenes = await server.db.selectFrom("scenes").select("id").where("project_id", "=", project).orderBy("id").execute();
+  // A text line on a shown scene, so the project has its original subtitle set (issue 14).
+  const shown = await server.db.selectFrom("scenes").select(["id", "trim_start", "trim_end"]).where("project_id", "=", project).where("visibility", "=", 1).orderBy("order").executeTakeFirstOrThrow();
+  const lined = await api("PUT", `/scenes/${shown.id}`, { text: [{ start: shown.trim_start, end: shown.trim_end, text: `${label} line` }] });
+  expect(lined.status).toBe(200);
+  const original = (await api("GET", `/projects/${project}/autosubtitles`)).body.data[0] as { id: number; lines: { key: string }[] };
   // A media file of its own name, with its library project and scenes.
   const mediaName = `${label}-media-${randomUUID()}.m4a`;
   const uploaded = await tusUpload(base, token, fixture("voice.m4a"), { name: mediaName });
@@ -214,7 +226,7 @@ async function makeParty(label: string): Promise<Party> {
   expect(subscribed.status).toBe(201);
   const fileLink = (await api("GET", `/library/${media.id}`)).body.preview_url as string;
   expect(fileLink).toContain("/files/");
-  return { token, email, userId, project, scene: scenes[1]?.id ?? scenes[0]!.id, media: media.id, libraryProject, libraryScene, mediaName, projectName, upload, endpoint, fileLink };
+  return { token, email, userId, project, scene: scenes[1]?.id ?? scenes[0]!.id, media: media.id, libraryProject, libraryScene, mediaName, projectName, upload, endpoint, fileLink, subtitleSet: original.id, subtitleKey: original.lines[0]!.key };
 }
 
 /** Every row, upload and stored file of a user, to compare before and after the other user's calls. */
@@ -245,6 +257,7 @@ async function snapshotOf(party: Party) {
     projectMedia: await db.selectFrom("project_media").selectAll().where("project_id", "in", projectIds.length ? projectIds : none).execute(),
     scenes: await db.selectFrom("scenes").selectAll().where("project_id", "in", projectIds.length ? projectIds : none).orderBy("id").execute(),
     push: await db.selectFrom("push_subscriptions").selectAll().where("user_id", "=", party.userId).execute(),
+    subtitleSets: await db.selectFrom("subtitle_sets").selectAll().where("project_id", "in", projectIds.length ? projectIds : none).orderBy("id").execute(),
     handoff: await db.selectFrom("handoff_codes").selectAll().where("user_id", "=", party.userId).execute(),
     files,
   };

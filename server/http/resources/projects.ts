@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { Projects } from "../../services/projects";
 import type { StoryboardEdits } from "../../services/storyboard-edits";
 import { DomainError } from "../../services/errors";
+import { SUBTITLE_LANGUAGES } from "../../../api/locales";
 import { currentUser } from "../auth";
 import { registerRoutes, type RouteHooks } from "../register";
 
@@ -47,6 +48,9 @@ export function projectRoutes(app: FastifyInstance, hooks: RouteHooks, projects:
   directLink("/projects/:id/subtitles", (userId, id, query) => {
     const format = query.format === undefined ? "vtt" : query.format;
     if (format !== "vtt" && format !== "srt") throw new DomainError("validation_failed", "format must be vtt or srt", { format: "invalid" });
-    return projects.subtitlesLink(userId, id, format);
+    // `?locale=` (issue 14): a translation's subtitles; one of SPEC §9's languages.
+    const locale = query.locale === undefined || query.locale === "" ? undefined : query.locale;
+    if (locale !== undefined && !(SUBTITLE_LANGUAGES as readonly unknown[]).includes(locale)) throw new DomainError("validation_failed", "locale must be a subtitle language", { locale: "invalid" });
+    return projects.subtitlesLink(userId, id, format, Date.now(), locale as string | undefined);
   });
 }
