@@ -10,6 +10,7 @@ import type { Selectable } from "kysely";
 import type { SubtitleSetsTable } from "../db/schema";
 import type { TranslateAvailability, Translator } from "../translate";
 import { DomainError, mustNotBeFinished, notFound } from "./errors";
+import { jobId } from "../jobs/queue";
 import { FREE_PRIORITY, PAID_PRIORITY, projectGroup, type ProjectQueue } from "./projects";
 import { lineKey, originalKeyedLines, parseTranslations, type KeyedLine, type Translations } from "./subtitles";
 
@@ -137,6 +138,28 @@ export function createSubtitleSets(deps: SubtitleSetsDeps) {
       .execute();
   }
 
+  /**
+   * A pending set whose job was taken out of the queue (the project removed from the queue cancels its group)
+   * would wait forever: it ends failed, saying so. Answers whether any did.
+   */
+  async function endCancelled(rows: readonly SubtitleSetRow[]): Promise<boolean> {
+    let ended = false;
+    for (const row of rows.filter((r) => r.status === "pending" && !r.original)) {
+      const job = await db.selectFrom("jobs").select("status").where("id", "=", jobId("translate", { projectId: row.project_id, locale: row.locale })).executeTakeFirst();
+      // No row yet: the request that queues it is between its two writes.
+      if (job?.status !== "cancelled") continue;
+      const now = new Date().toISOString();
+      await db
+        .updateTable("subtitle_sets")
+        .set({ status: "failed", reason: "translation_failed", error: null, detail: "The translation was taken out of the queue before it ran. Translate again.", updated_at: now })
+        .where("id", "=", row.id)
+        .where("status", "=", "pending")
+        .execute();
+      ended = true;
+    }
+    return ended;
+  }
+
   async function availability(from: string, to: string): Promise<TranslateAvailability> {
     if (!deps.translator) {
       return { available: false, reason: "no_engine_for_pair", missing: `translation from ${from} to ${to}`, remedy: "Translation is not set up on this server." };
@@ -149,7 +172,8 @@ export function createSubtitleSets(deps: SubtitleSetsDeps) {
       const project = await mustProject(userId, projectId);
       const original = await originalKeyedLines(db, projectId);
       await ensureOriginal(project, original);
-      const rows = await db.selectFrom("subtitle_sets").selectAll().where("project_id", "=", projectId).orderBy("original", "desc").orderBy("locale").execute();
+      let rows = await db.selectFrom("subtitle_sets").selectAll().where("project_id", "=", projectId).orderBy("original", "desc").orderBy("locale").execute();
+      if (await endCancelled(rows)) rows = await db.selectFrom("subtitle_sets").selectAll().where("project_id", "=", projectId).orderBy("original", "desc").orderBy("locale").execute();
       return { data: rows.filter((r) => !readyOnly || r.status === "ready").map((r) => toSubtitleSet(r, original)) };
     },
 

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readSrt, readVtt } from "../../server/speech/subtitle-files";
 import { jsonApi, listen, processedTalkProject, startTestServer, waitFor, type TestServer } from "./helpers";
+import { startFakeTranslate } from "./translate-server";
 
 /**
  * Issue 14, subtitle sets and translation through the API, with the real Apertium: one processed English talk
@@ -224,5 +225,52 @@ describe("subtitle sets and translation", () => {
     const left = await server.db.selectFrom("subtitle_sets").select("id").where("project_id", "=", project).execute();
     expect(left).toEqual([]);
     expect((await api("GET", `/projects/${project}/autosubtitles`)).status).toBe(404);
+  });
+});
+
+describe("subtitle sets with a LibreTranslate-compatible service (TRANSLATE_URL)", () => {
+  let lt: Awaited<ReturnType<typeof startFakeTranslate>>;
+  let served: TestServer;
+  let servedBase: string;
+  let servedToken: string;
+  let talk: number;
+  const call = jsonApi(() => servedBase, () => servedToken);
+  const setIn = async (locale: string) => ((await call("GET", `/projects/${talk}/autosubtitles`)).body.data as Set[]).find((s) => s.locale === locale);
+  const end = (locale: string) =>
+    waitFor(async () => {
+      const set = await setIn(locale);
+      return set && set.status !== "pending" ? set : undefined;
+    }, 60_000);
+
+  beforeAll(async () => {
+    lt = await startFakeTranslate({ apiKey: "service-key" });
+    served = await startTestServer({ TRANSLATE_URL: lt.url, TRANSLATE_API_KEY: "service-key" });
+    servedBase = await listen(served);
+    servedToken = (await served.signUp()).token;
+    talk = await processedTalkProject(servedBase, servedToken, "Served talk");
+    const scene = ((await call("POST", `/projects/${talk}/storyboard`, {})).body.timeline.scenes as { id: number; visibility: number; trim_start: number; trim_end: number }[]).find((s) => s.visibility === 1)!;
+    expect((await call("PUT", `/scenes/${scene.id}`, { text: [{ start: scene.trim_start, end: scene.trim_end, text: "Hello, cat!" }] })).status).toBe(200);
+  }, 240_000);
+  afterAll(async () => {
+    await served?.close();
+    await lt?.close();
+  });
+
+  it("offers every language through the service, translates Japanese, and ends a set the service refuses with its code", async () => {
+    const options = (await call("GET", `/projects/${talk}/translate/options`)).body.options as { locale: string; available: boolean; engine: string | null; draft: number }[];
+    for (const option of options.filter((o) => o.locale !== "en-US")) expect(option, option.locale).toMatchObject({ available: true, engine: "libretranslate", draft: 0 });
+
+    expect((await call("POST", `/projects/${talk}/translate`, { locale: "ja-JP" })).status).toBe(202);
+    const japanese = await end("ja-JP");
+    expect(japanese).toMatchObject({ status: "ready", engine: "libretranslate", draft: 0 });
+    expect(japanese.lines.map((l) => l.text)).toEqual(["ja: こんにちは, 猫!"]);
+    // One request for the set, with the key in the body.
+    expect(lt.requests.filter((r) => r.path === "/translate")).toEqual([expect.objectContaining({ q: ["Hello, cat!"], target: "ja", apiKey: "service-key", status: 200 })]);
+
+    lt.fail(403, 1, { path: "/translate" });
+    expect((await call("POST", `/projects/${talk}/translate`, { locale: "fr-FR" })).status).toBe(202);
+    const french = await end("fr-FR");
+    expect(french).toMatchObject({ status: "failed", reason: "translation_failed", error: "translate_unauthorized", lines: [] });
+    expect(french.detail).not.toContain("service-key");
   });
 });
