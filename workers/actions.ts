@@ -13,6 +13,7 @@ import { createDownloadActions } from "./downloads";
 import { createShareActions } from "./share";
 import { createTimelineActions } from "./timelines";
 import { createWordsActions } from "./words";
+import { createWaveformActions } from "./waveform";
 import { createUploader } from "./uploads";
 import { createProgressStream } from "./progress";
 import type { ProjectDraftRow, UploadRole, UploadRow } from "../src/db";
@@ -59,6 +60,7 @@ export function createActions(db: CutroomDb, call: ApiCall) {
     ...createShareActions(db, ordered),
     ...createTimelineActions(async () => (await db.auth.get("token"))?.token),
     ...createWordsActions(db, call),
+    ...createWaveformActions(db, call),
 
     /** The app's wish for live progress: some project is busy and the page is visible and online (issue 13). */
     watchProgress: (on: boolean) => progress.setWanted(on),

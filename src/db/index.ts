@@ -11,6 +11,7 @@ import type { RouteName } from "../../api/routes";
 import type { Failure } from "../../workers/status";
 import type { YoutubeConnection } from "../../api/youtube";
 import type { Word } from "../../api/subtitles";
+import type { Waveform } from "../../api/subtitles";
 
 /** The signed-in user, as views read it. There is at most one row, with id "me". */
 export interface UserRow extends User {
@@ -30,6 +31,8 @@ export type MetaRow =
   | { key: `storyboard:${number}`; value: StoryboardMeta }
   | { key: `library:${LibraryTab}:${string}`; value: LibraryListMeta }
   | { key: `libraryScenes:${number}:${string}`; value: LibraryListMeta }
+  /** A media file's waveform and silences (issue 14, trim and split dialogs): fetched once, kept for offline use. */
+  | { key: `waveform:${number}`; value: Waveform }
   /** Whether the last call reached the server (with navigator.onLine, the storyboard's offline indicator). */
   | { key: "connection"; value: { reachable: boolean; at: string } }
   /** Video-site export: whether the server offers it and the user's YouTube account is connected. */

@@ -21,6 +21,9 @@ const worker = vi.hoisted(() => {
     setSceneType: ok(),
     splitSceneByPosition: ok(),
     splitSceneByLine: ok(),
+    // Issue 14: the trim and split dialogs ask for the scene's words and waveform (none here: they work without).
+    loadProjectWords: ok({ files: 0 }),
+    loadWaveform: vi.fn(async () => ({ ok: false as const, failure: { kind: "network" as const } })),
   };
 });
 vi.mock("../../src/worker", () => ({ worker }));

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useImperativeHandle, useRef, useState, type Ref } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Button } from "../../../ui/Button";
 
@@ -11,14 +11,44 @@ export interface RawPreviewProps {
   frameAt: number;
   /** When given, a Play button plays from the first to the second raw-preview second. */
   playRange?: readonly [number, number];
+  /** What the Play button says to screen readers (default: "Play the preview"). */
+  playLabel?: string;
+  /** Scrubbing: lets a dialog play a short snippet of sound where a marker is dragged. */
+  ref?: Ref<RawPreviewHandle>;
 }
 
+export interface RawPreviewHandle {
+  /** Plays `SNIPPET_SECONDS` from a raw-preview second (a dragged marker), at most every `SNIPPET_EVERY_MS`. */
+  snippet(at: number): void;
+}
+
+/** How much a dragged marker lets you hear, and how often while it moves. */
+export const SNIPPET_SECONDS = 0.25;
+const SNIPPET_EVERY_MS = 120;
+
 /** A frame of the raw preview at a given second, and optionally a play button for a range of it. */
-export function RawPreview({ src, label, frameAt, playRange }: RawPreviewProps) {
+export function RawPreview({ src, label, frameAt, playRange, playLabel, ref }: RawPreviewProps) {
   const { t } = useLingui();
   const video = useRef<HTMLVideoElement>(null);
   const stopAt = useRef<number | null>(null);
+  const lastSnippet = useRef(0);
   const [playing, setPlaying] = useState(false);
+
+  useImperativeHandle(
+    ref,
+    () => ({
+      snippet(at: number) {
+        const element = video.current;
+        const now = Date.now();
+        if (!element || element.readyState < 1 || now - lastSnippet.current < SNIPPET_EVERY_MS) return;
+        lastSnippet.current = now;
+        stopAt.current = at + SNIPPET_SECONDS;
+        element.currentTime = at;
+        if (element.paused) void element.play().catch(() => setPlaying(false));
+      },
+    }),
+    [],
+  );
 
   // Follow the marker while it moves, but not while a range is playing.
   useEffect(() => {
@@ -71,7 +101,7 @@ export function RawPreview({ src, label, frameAt, playRange }: RawPreviewProps) 
         }}
       />
       {playRange && (
-        <Button variant="secondary" className="btn-small" onPress={toggle} aria-label={playing ? t`Stop the preview` : t`Play the preview`}>
+        <Button variant="secondary" className="btn-small" onPress={toggle} aria-label={playing ? t`Stop the preview` : (playLabel ?? t`Play the preview`)}>
           {playing ? <Trans>Stop</Trans> : <Trans>Play</Trans>}
         </Button>
       )}

@@ -1,5 +1,5 @@
-import { useState } from "react";
-import { Label, Slider, SliderThumb, SliderTrack } from "react-aria-components";
+import { useRef, useState } from "react";
+import { Label, Slider, SliderThumb } from "react-aria-components";
 import { Trans, useLingui } from "@lingui/react/macro";
 import type { Project } from "../../../../api/projects";
 import type { Scene } from "../../../../api/scenes";
@@ -9,8 +9,11 @@ import { Dialog } from "../../../ui/Dialog";
 import { NumberField } from "../../../ui/NumberField";
 import { worker } from "../../../worker";
 import { refusalMessage, useSceneEdit } from "./edit";
-import { RawPreview } from "./RawPreview";
+import { RawPreview, type RawPreviewHandle } from "./RawPreview";
 import { formatSeconds, roundTime, TIME_STEP, toRawSeconds } from "./time";
+import { useWaveform, WaveTrack } from "./WaveTrack";
+import { MarkerHelp } from "./MarkerHelp";
+import { useProjectWords } from "../useProjectWords";
 import "./tools.css";
 
 export interface SplitDialogProps {
@@ -41,6 +44,11 @@ function SplitForm({ scene, project, close }: { scene: Scene; project: Project; 
   const rule = splitByPosition(scene, position);
   const hasText = !canSplitByPosition(scene);
   const refusal = rule.ok ? null : refusalMessage(i18n, rule.refusal);
+  const preview = useRef<RawPreviewHandle>(null);
+  const { waveform, failed } = useWaveform(hasText ? null : scene.media_file_id);
+  const words = useProjectWords(project.id).byMedia.get(scene.media_file_id ?? -1) ?? [];
+  /** The split point dragged on the waveform (already snapped) or moved by Shift + arrows, in media seconds. */
+  const moved = (_index: number, time: number) => setPosition(roundTime(Math.min(Math.max(time - scene.trim_start, 0), length)));
 
   async function split() {
     if (rule.ok && (await run(() => worker.splitSceneByPosition(scene.id, position)))) close();
@@ -54,8 +62,24 @@ function SplitForm({ scene, project, close }: { scene: Scene; project: Project; 
         </p>
       ) : (
         <>
-          <RawPreview src={project.export_raw_url} label={t`Frame at the split point`} frameAt={toRawSeconds(scene, scene.trim_start + position)} />
-          <Slider className="trim-slider" value={position} minValue={0} maxValue={length} step={TIME_STEP} onChange={(v) => setPosition(roundTime(v))} isDisabled={pending}>
+          <RawPreview
+            ref={preview}
+            src={project.export_raw_url}
+            label={t`Frame at the split point`}
+            frameAt={toRawSeconds(scene, scene.trim_start + position)}
+            playRange={[toRawSeconds(scene, scene.trim_start + position), toRawSeconds(scene, scene.trim_end)]}
+            playLabel={t`Play from the split point`}
+          />
+          <Slider
+            className="trim-slider"
+            value={position}
+            minValue={0}
+            maxValue={length}
+            step={TIME_STEP}
+            onChange={(v) => setPosition(roundTime(v))}
+            isDisabled={pending}
+            formatOptions={{ style: "unit", unit: "second", maximumFractionDigits: 2 }}
+          >
             <div className="trim-slider-head">
               <Label className="field-label">
                 <Trans>Split point</Trans>
@@ -64,10 +88,21 @@ function SplitForm({ scene, project, close }: { scene: Scene; project: Project; 
                 <Trans>Scene length: {formatSeconds(length, i18n.locale)}</Trans>
               </span>
             </div>
-            <SliderTrack className="trim-track">
+            <WaveTrack
+              waveform={waveform}
+              waveformFailed={failed}
+              words={words}
+              from={scene.trim_start}
+              to={scene.trim_start + length}
+              markers={[scene.trim_start + position]}
+              onMove={moved}
+              onScrub={(time) => preview.current?.snippet(toRawSeconds(scene, time))}
+              isDisabled={pending}
+            >
               <div className="trim-kept" style={{ left: 0, width: `${length > 0 ? (position / length) * 100 : 0}%` }} />
               <SliderThumb className="trim-thumb" aria-label={t`Split point`} />
-            </SliderTrack>
+            </WaveTrack>
+            <MarkerHelp />
           </Slider>
           <NumberField
             label={t`Split at (seconds from the scene start)`}

@@ -1,5 +1,5 @@
-import { useState } from "react";
-import { Label, Slider, SliderThumb, SliderTrack } from "react-aria-components";
+import { useRef, useState } from "react";
+import { Label, Slider, SliderThumb } from "react-aria-components";
 import { Trans, useLingui } from "@lingui/react/macro";
 import type { Project } from "../../../../api/projects";
 import type { Scene } from "../../../../api/scenes";
@@ -9,8 +9,11 @@ import { Dialog } from "../../../ui/Dialog";
 import { NumberField } from "../../../ui/NumberField";
 import { worker } from "../../../worker";
 import { refusalMessage, useSceneEdit } from "./edit";
-import { RawPreview } from "./RawPreview";
+import { RawPreview, type RawPreviewHandle } from "./RawPreview";
 import { formatSeconds, roundTime, TIME_STEP, toRawSeconds } from "./time";
+import { useWaveform, WaveTrack } from "./WaveTrack";
+import { MarkerHelp } from "./MarkerHelp";
+import { useProjectWords } from "../useProjectWords";
 import "./tools.css";
 
 export interface TrimDialogProps {
@@ -42,6 +45,19 @@ function TrimForm({ scene, project, close }: { scene: Scene; project: Project; c
   const isDefault = range.start === scene.trim_start_default && range.end === scene.trim_end_default;
   const changed = range.start !== scene.trim_start || range.end !== scene.trim_end;
   const format = (seconds: number) => formatSeconds(seconds, i18n.locale);
+  const preview = useRef<RawPreviewHandle>(null);
+  const { waveform, failed } = useWaveform(scene.media_file_id);
+  const words = useProjectWords(project.id).byMedia.get(scene.media_file_id ?? -1) ?? [];
+
+  /** A marker dragged on the waveform (already snapped) or moved by Shift + arrows: kept inside the scene and a frame from the other. */
+  function moved(index: number, time: number) {
+    setError(null);
+    setRange((r) =>
+      index === 0
+        ? { start: roundTime(Math.max(scene.start, Math.min(time, r.end - MIN_SCENE_SECONDS))), end: r.end }
+        : { start: r.start, end: roundTime(Math.min(scene.end, Math.max(time, r.start + MIN_SCENE_SECONDS))) },
+    );
+  }
 
   /** A typed marker goes through the rule; a refused one keeps the old value and says why (nothing is sent). */
   function typed(marker: Marker, value: number) {
@@ -72,6 +88,7 @@ function TrimForm({ scene, project, close }: { scene: Scene; project: Project; c
   return (
     <>
       <RawPreview
+        ref={preview}
         src={project.export_raw_url}
         label={t`Preview of the trimmed scene`}
         frameAt={toRawSeconds(scene, range.start)}
@@ -85,6 +102,7 @@ function TrimForm({ scene, project, close }: { scene: Scene; project: Project; c
         step={TIME_STEP}
         onChange={slid}
         isDisabled={pending}
+        formatOptions={{ style: "unit", unit: "second", maximumFractionDigits: 2 }}
       >
         <div className="trim-slider-head">
           <Label className="field-label">
@@ -94,7 +112,17 @@ function TrimForm({ scene, project, close }: { scene: Scene; project: Project; c
             <Trans>Length: {format(range.end - range.start)}</Trans>
           </span>
         </div>
-        <SliderTrack className="trim-track">
+        <WaveTrack
+          waveform={waveform}
+          waveformFailed={failed}
+          words={words}
+          from={scene.start}
+          to={scene.end}
+          markers={[range.start, range.end]}
+          onMove={moved}
+          onScrub={(time) => preview.current?.snippet(toRawSeconds(scene, time))}
+          isDisabled={pending}
+        >
           <div
             className="trim-default"
             style={{ left: `${percent(scene.trim_start_default)}%`, width: `${percent(scene.trim_end_default) - percent(scene.trim_start_default)}%` }}
@@ -103,7 +131,8 @@ function TrimForm({ scene, project, close }: { scene: Scene; project: Project; c
           <div className="trim-kept" style={{ left: `${percent(range.start)}%`, width: `${percent(range.end) - percent(range.start)}%` }} />
           <SliderThumb index={0} className="trim-thumb" aria-label={t`Start marker`} />
           <SliderThumb index={1} className="trim-thumb" aria-label={t`End marker`} />
-        </SliderTrack>
+        </WaveTrack>
+        <MarkerHelp />
         <p className="field-description trim-legend">
           <span className="trim-legend-default" aria-hidden="true" />
           <Trans>
