@@ -54,12 +54,9 @@ async function originalEngine(db: Db, projectId: number): Promise<string | null>
     .orderBy("project_media.position")
     .execute();
   for (const row of rows) {
-    try {
-      const engine = (JSON.parse(row.transcript!) as { engine?: unknown }).engine;
-      if (typeof engine === "string") return engine;
-    } catch {
-      // an unreadable transcript names no engine
-    }
+    // the transcript holds every word: its engine is read without parsing the whole of it
+    const engine = /"engine"\s*:\s*"([^"\\]{1,40})"/.exec(row.transcript!)?.[1];
+    if (engine) return engine;
   }
   return null;
 }
@@ -174,7 +171,9 @@ export function createSubtitleSets(deps: SubtitleSetsDeps) {
       await ensureOriginal(project, original);
       let rows = await db.selectFrom("subtitle_sets").selectAll().where("project_id", "=", projectId).orderBy("original", "desc").orderBy("locale").execute();
       if (await endCancelled(rows)) rows = await db.selectFrom("subtitle_sets").selectAll().where("project_id", "=", projectId).orderBy("original", "desc").orderBy("locale").execute();
-      return { data: rows.filter((r) => !readyOnly || r.status === "ready").map((r) => toSubtitleSet(r, original)) };
+      // The original's engine and draft mark as they are now: its lines may have come after the set was made.
+      const live = { engine: await originalEngine(db, projectId), draft: project.subtitles_draft ? 1 : 0 };
+      return { data: rows.filter((r) => !readyOnly || r.status === "ready").map((r) => toSubtitleSet(r.original ? { ...r, ...live } : r, original)) };
     },
 
     async options(userId: number, projectId: number): Promise<TranslateOptions> {
