@@ -13,6 +13,7 @@ import { createDownloadActions } from "./downloads";
 import { createShareActions } from "./share";
 import { createTimelineActions } from "./timelines";
 import { createWordsActions } from "./words";
+import { createTranscriptActions } from "./transcript";
 import { createWaveformActions } from "./waveform";
 import { createUploader } from "./uploads";
 import { createProgressStream } from "./progress";
@@ -60,6 +61,7 @@ export function createActions(db: CutroomDb, call: ApiCall) {
     ...createShareActions(db, ordered),
     ...createTimelineActions(async () => (await db.auth.get("token"))?.token),
     ...createWordsActions(db, call),
+    ...createTranscriptActions(db, ordered, outbox, scenes.loadStoryboard),
     ...createWaveformActions(db, call),
 
     /** The app's wish for live progress: some project is busy and the page is visible and online (issue 13). */

@@ -16,6 +16,8 @@ export interface ReferencePlayerControl {
   playRange(startRawSeconds: number, endRawSeconds: number | null): void;
   /** Pauses playback (no-op when unavailable). */
   pause(): void;
+  /** Moves the raw preview to `rawSeconds` without playing it (a word of the transcript). Opens the panel when collapsed. */
+  seek(rawSeconds: number): void;
 }
 
 type Listener = () => void;
@@ -24,7 +26,7 @@ type Listener = () => void;
 export class ReferencePlayerController {
   private video: HTMLVideoElement | null = null;
   private stopAt: number | null = null;
-  private pending: { start: number; end: number | null } | null = null;
+  private pending: { start: number; end: number | null; play?: boolean } | null = null;
   private listeners = new Set<Listener>();
   private snapshot: ReferencePlayerControl;
   /** Set by the panel: asked to open itself when a range is played while collapsed. */
@@ -60,7 +62,8 @@ export class ReferencePlayerController {
     video.addEventListener("timeupdate", this.onTimeUpdate);
     const pending = this.pending;
     this.pending = null;
-    if (pending) this.start(video, pending.start, pending.end);
+    if (pending?.play === false) video.currentTime = Math.max(0, pending.start);
+    else if (pending) this.start(video, pending.start, pending.end);
   }
 
   playRange = (startRawSeconds: number, endRawSeconds: number | null) => {
@@ -69,6 +72,18 @@ export class ReferencePlayerController {
     // Collapsed: remember the range and play it once the panel mounts its video.
     this.pending = { start: startRawSeconds, end: endRawSeconds };
     this.onOpenRequest?.();
+  };
+
+  seek = (rawSeconds: number) => {
+    if (!this.hasSource) return;
+    if (!this.video) {
+      this.pending = { start: rawSeconds, end: null, play: false };
+      this.onOpenRequest?.();
+      return;
+    }
+    this.stopAt = null;
+    this.video.currentTime = Math.max(0, rawSeconds);
+    this.video.scrollIntoView?.({ block: "nearest", behavior: "smooth" });
   };
 
   pause = () => {
@@ -100,14 +115,14 @@ export class ReferencePlayerController {
   }
 
   private makeSnapshot(): ReferencePlayerControl {
-    return { available: this.hasSource, playRange: this.playRange, pause: this.pause };
+    return { available: this.hasSource, playRange: this.playRange, pause: this.pause, seek: this.seek };
   }
 }
 
 export const ReferencePlayerContext = createContext<ReferencePlayerController | null>(null);
 
 /** Outside the edit screen (or in tests) there is nothing to play: an unavailable, do-nothing control. */
-const NONE: ReferencePlayerControl = { available: false, playRange: () => undefined, pause: () => undefined };
+const NONE: ReferencePlayerControl = { available: false, playRange: () => undefined, pause: () => undefined, seek: () => undefined };
 const noSubscribe = () => () => undefined;
 const noSnapshot = () => NONE;
 

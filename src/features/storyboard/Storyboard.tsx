@@ -28,6 +28,7 @@ import { StoryboardToolbar } from "./StoryboardToolbar";
 import { notifySceneEdit, TextLinesEditor, volumeUnavailable } from "./tools";
 import { useOnline } from "./useOnline";
 import { useStoryboardData } from "./useStoryboardData";
+import { StoryboardViews, TranscriptView, type StoryboardViewName } from "./TranscriptView";
 import "./storyboard.css";
 
 /** The Storyboard tab of the project edit screen (SPEC §2 Storyboard). */
@@ -96,6 +97,8 @@ function StoryboardView({ project, scenes, scenesLoaded, loading, loadFailed, lo
   const [editingTextId, setEditingTextId] = useState<number | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   const [clipsOpen, setClipsOpen] = useState(false);
+  // Issue 14: the scenes, or the transcript of the shown scenes.
+  const [view, setView] = useState<StoryboardViewName>("scenes");
 
   const shown = useMemo(() => shownScenes(scenes, hideRemoved), [scenes, hideRemoved]);
   const merges = useMemo(() => mergeAfter(scenes, shown, hideRemoved), [scenes, shown, hideRemoved]);
@@ -213,6 +216,11 @@ function StoryboardView({ project, scenes, scenesLoaded, loading, loadFailed, lo
       )}
       <OfflineStatus projectId={project.id} online={online} waiting={waitingEdits.length} />
       {!busy && <SubtitlesNotice project={project} />}
+      <StoryboardViews view={view} onViewChange={setView} />
+      {view === "transcript" ? (
+        <TranscriptView project={project} scenes={scenes} readOnly={readOnly} online={online} />
+      ) : (
+        <>
       <StoryboardToolbar
         hideRemoved={hideRemoved}
         onHideRemovedChange={setHideRemoved}
@@ -286,6 +294,8 @@ function StoryboardView({ project, scenes, scenesLoaded, loading, loadFailed, lo
           onClear={() => setSelected(new Set())}
           online={online}
         />
+      )}
+        </>
       )}
 
       <SceneTools tool={open && open.tool !== "moveTo" && !finished ? open.tool : null} scene={openScene} project={project} onClose={() => setOpen(null)} />

@@ -20,14 +20,18 @@ const NO_ROWS: WordsRow[] = [];
 
 /**
  * Issue 14: the recognised words of a project's media files, read from the Dexie mirror (works offline). Asks the
- * sync worker to mirror them when the project is opened, and again once it has finished processing.
+ * sync worker to mirror them when the project is opened, and again whenever the project changes.
  * A scene's words: `sceneWords(view, scene)`.
  */
 export function useProjectWords(projectId: number): ProjectWordsView {
-  const status = useLiveQuery(async () => (await db.projects.get(projectId))?.status, [projectId]);
+  // Asked again when the project changes (its processing ends, its files are recognised again).
+  const version = useLiveQuery(async () => {
+    const project = await db.projects.get(projectId);
+    return project ? `${project.status}|${project.updated_at}|${project.working_progress}` : "";
+  }, [projectId]);
   useEffect(() => {
-    void worker.loadProjectWords(projectId, status === "Preview Ready" || status === "Render Ready");
-  }, [projectId, status]);
+    if (version !== undefined) void worker.loadProjectWords(projectId, version !== "");
+  }, [projectId, version]);
   const rows = useLiveQuery(() => db.words.where("project_ids").equals(projectId).toArray(), [projectId]);
   return useMemo(() => {
     const files = rows ?? NO_ROWS;
