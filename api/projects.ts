@@ -99,6 +99,8 @@ export const Project = ProjectSettings.extend({
   /** Issue 14: why the project has no subtitles (null: it has them, or nothing in it is spoken), and 1 when its lines are draft captions. */
   subtitles_unavailable: SubtitlesUnavailable.nullable().optional(),
   subtitles_draft: z.union([z.literal(0), z.literal(1)]).optional(),
+  /** Issue 14: 1 while speech recognition runs after Preview Ready; the scenes get their lines (and this turns 0) when it ends. */
+  subtitles_pending: z.union([z.literal(0), z.literal(1)]).optional(),
   /** Issue 14: the render's subtitle track (WebVTT, signed link) when it has lines; the preview player shows it when render_subtitle is set. */
   subtitles_track_url: z.string().nullable().optional(),
   created_at: z.string(),

@@ -16,7 +16,7 @@ import { fileLinks } from "./services/file-links";
 import { createLibrary } from "./services/library";
 import { shareTokens } from "./services/share-tokens";
 import { createSharing } from "./services/sharing";
-import { createProjects, FREE_PRIORITY, PAID_PRIORITY } from "./services/projects";
+import { createProjects, FREE_PRIORITY, PAID_PRIORITY, projectGroup } from "./services/projects";
 import { createScenes } from "./services/scenes";
 import { createStoryboardEdits } from "./services/storyboard-edits";
 import { createUploads, type Uploads } from "./http/uploads";
@@ -127,7 +127,11 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   const tmpDir = path.join(config.dataDir, "tmp");
   const videoSiteExport = createVideoSiteExport({ db, store, youtube, sealer: youtubeSeal, chunkBytes: config.youtube?.chunkBytes ?? 8 * 1_048_576 });
   const speech = config.speechEnabled ? createSpeechToText(config.speech) : null;
-  const pipeline = createPipeline({ db, store, log: app.log, onRenderDone: push.notifyRender, tmpDir, speech });
+  // Subtitles after Preview Ready (issue 14): a `transcribe` job just below its owner's priority, so waiting previews go first.
+  const enqueueSubtitles = async (project: { id: number; user_id: number }) => {
+    await queue.enqueue("transcribe", { projectId: project.id }, { priority: (await priorityOf(project.user_id)) - 1, group: projectGroup(project.id), owner: String(project.user_id) });
+  };
+  const pipeline = createPipeline({ db, store, log: app.log, onRenderDone: push.notifyRender, tmpDir, speech, enqueueSubtitles });
   // Issue 12 items 4 and 9: what a killed predecessor left (its ffmpeg children, half-written
   // outputs, render scratch folders) goes before this runner claims any job.
   const childRegistry = path.join(config.dataDir, "run", "children");

@@ -17,6 +17,7 @@ import * as m0013 from "./migrations/0013_job_claim_seq";
 import * as m0014 from "./migrations/0014_project_sharing";
 import * as m0016 from "./migrations/0016_youtube";
 import * as m0018 from "./migrations/0018_subtitles";
+import * as m0022 from "./migrations/0022_subtitles_pending";
 import * as m0019 from "./migrations/0019_subtitle_sets";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a shipped one. */
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   "0014_project_sharing": m0014,
   "0016_youtube": m0016,
   "0018_subtitles": m0018,
+  "0022_subtitles_pending": m0022,
   "0019_subtitle_sets": m0019,
 };
 

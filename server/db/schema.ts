@@ -204,6 +204,8 @@ export interface ProjectsTable {
   /** Migration 0018: why the project has no subtitles (JSON SubtitlesUnavailable), and 1 when its lines are draft captions. */
   subtitles_unavailable: Generated<string | null>;
   subtitles_draft: Generated<number>;
+  /** Migration 0022: 1 from Preview Ready until the spoken words are recognised and their lines filled into the scenes (a `transcribe` job). */
+  subtitles_pending: Generated<number>;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;

@@ -16,6 +16,7 @@ import { mediaFilesStep } from "./steps/media-files";
 import { transcribeStep, createTranscribeStep } from "./steps/transcribe";
 import { storyboardStep } from "./steps/storyboard";
 import { removeUnlinkedRenders, renderStep } from "./steps/render";
+import { linesStep } from "./steps/lines";
 
 export { partName } from "./steps/atomic";
 
@@ -31,8 +32,17 @@ export type PipelineDeps = StepDeps;
 /** A media file: probe → proxy (the raw preview) → thumbnails → speech analysis. */
 export const MEDIA_STEPS: readonly Step<MediaState>[] = checkSteps([probeStep, proxyStep, thumbnailsStep, speechAnalysisStep], ["media.storage_key"]);
 
-/** A new project, up to Preview Ready: its files, their words, the first storyboard, the preview render. */
-export const PROJECT_STEPS: readonly Step<ProjectState>[] = checkSteps([mediaFilesStep, transcribeStep, storyboardStep, renderStep], ["project_media", "media_files.storage_key", "media_files.transcript"]);
+/**
+ * A new project, up to Preview Ready: its files, the first storyboard (with the lines of words a file already
+ * has), the preview render. Speech recognition does not hold the preview back: it comes after (SUBTITLE_STEPS).
+ */
+export const PROJECT_STEPS: readonly Step<ProjectState>[] = checkSteps([mediaFilesStep, storyboardStep, renderStep], ["project_media", "media_files.storage_key", "media_files.transcript"]);
+
+/**
+ * After Preview Ready (a `transcribe` job, or a library upload's): the spoken words recognised, then filled as
+ * lines into the scenes that have none. Runs while the project's `subtitles_pending` says so.
+ */
+export const SUBTITLE_STEPS: readonly Step<ProjectState>[] = checkSteps([transcribeStep, linesStep], ["project_media", "media_files.storage_key", "scenes"]);
 
 /** A render request: the render alone. */
 export const RENDER_STEPS: readonly Step<ProjectState>[] = checkSteps([renderStep], ["scenes"]);
@@ -96,6 +106,12 @@ export function createPipeline(deps: PipelineDeps) {
     return { deps, ctx, project, files: await projectMedia(db, project.id), ingest: ingestOnce, transcriber };
   }
 
+  /** Queues the subtitle steps (a `transcribe` job below the owner's priority), or runs them here without a queue to ask. */
+  async function subtitlesAfterPreview(project: ProjectRow, ctx: JobContext) {
+    if (deps.enqueueSubtitles) return deps.enqueueSubtitles(project);
+    await runSteps(SUBTITLE_STEPS, await projectState(project, ctx), undefined, ctx.signal);
+  }
+
   async function mustProject(projectId: number): Promise<ProjectRow> {
     const project = await findProjectById(db, projectId);
     if (!project || project.deleted_at) throw new PermanentJobError(`project ${projectId} is gone`);
@@ -111,16 +127,25 @@ export function createPipeline(deps: PipelineDeps) {
         await updateMedia(db, mediaFileId, { progress: Math.round(f * 100) });
         await reportLibraryProgress(db, mediaFileId, Math.round(f * 100));
       });
-      await completeLibraryProject(db, media);
+      const project = await completeLibraryProject(db, media, { subtitles: true });
+      // Its words, recognised after the item is ready to use (only then: the file's own steps never wait for them).
+      if (project.subtitles_pending && !project.deleted_at) await subtitlesAfterPreview(project, ctx);
     },
 
     "create-project": async ({ projectId }, ctx) => {
       let project = await mustProject(projectId);
       // Run again after it finished (a kill between the project's last write and the job's): its scenes
       // may have been edited since, so nothing is redone; only a render the kill left unlinked goes.
-      if (!ONCE_STARTED.create.includes(project.status)) return removeUnlinkedRenders(deps, project);
-      project = await updateProject(db, projectId, { status: "Working", is_queued: 0, working_progress: 1 });
-      await runSteps(PROJECT_STEPS, await projectState(project, ctx), progressWriter(deps, projectId, ctx, 1), ctx.signal);
+      if (!ONCE_STARTED.create.includes(project.status)) {
+        await removeUnlinkedRenders(deps, project);
+      } else {
+        project = await updateProject(db, projectId, { status: "Working", is_queued: 0, working_progress: 1 });
+        const state = await projectState(project, ctx);
+        await runSteps(PROJECT_STEPS, state, progressWriter(deps, projectId, ctx, 1), ctx.signal);
+        project = state.project;
+      }
+      // Preview Ready: the subtitles follow (a kill before they were queued queues them on the run after it).
+      if (project.subtitles_pending) await subtitlesAfterPreview(project, ctx);
     },
 
     "render-raw": async ({ projectId }, ctx) => {
@@ -141,10 +166,13 @@ export function createPipeline(deps: PipelineDeps) {
       await runSteps(RENDER_STEPS, state, progressWriter(deps, projectId, ctx, 1), ctx.signal);
     },
 
-    // These arrive with their issues (subtitles, translation, video-site export); until then they fail loudly.
-    transcribe: async () => {
-      throw new PermanentJobError("transcription is not available on this server yet");
+    // The subtitle steps of a project past Preview Ready; nothing once its lines are filled.
+    transcribe: async ({ projectId }, ctx) => {
+      const project = await findProjectById(db, projectId);
+      if (!project || project.deleted_at || !project.subtitles_pending) return;
+      await runSteps(SUBTITLE_STEPS, await projectState(project, ctx), undefined, ctx.signal);
     },
+    // These arrive with their issues (translation, video-site export); until then they fail loudly.
     translate: async () => {
       throw new PermanentJobError("translation is not available on this server yet");
     },
@@ -159,6 +187,14 @@ export function createPipeline(deps: PipelineDeps) {
     if (job.type === "ingest-media") return failLibraryMedia(db, (job.payload as { mediaFileId: number }).mediaFileId);
     const projectId = (job.payload as { projectId?: number }).projectId;
     if (!projectId) return;
+    // Subtitles that could not be made never fail a project that is Preview Ready: it says why it has none.
+    const current = await findProjectById(db, projectId);
+    if (job.type === "transcribe" || (job.type === "create-project" && current && !ONCE_STARTED.create.includes(current.status) && current.status !== "Failed")) {
+      if (current?.subtitles_pending) {
+        await updateProject(db, projectId, { subtitles_pending: 0, subtitles_unavailable: JSON.stringify({ reason: "speech_failed", language: current.locale ?? "" }) });
+      }
+      return;
+    }
     const project = await updateProject(db, projectId, { status: "Failed", failure: FAILED_MESSAGE, is_queued: 0 });
     // Creating a project ends with its first preview render; the other jobs are not renders.
     if (job.type === "render" || job.type === "create-project") await deps.onRenderDone?.(project, false);

@@ -4,6 +4,7 @@ import { FRESH_PROJECT, updateProject, type ProjectRow } from "../db/projects";
 import { PROJECT_NAME_MAX } from "../../api/limits";
 import { DEFAULT_SETTINGS } from "../domain/project-settings";
 import { buildStoryboard } from "./storyboard-builder";
+import { transcribed } from "../jobs/steps/transcribe";
 
 /** Said of a library item whose file could not be processed (SPEC §8 Failed project). */
 export const LIBRARY_FAILED_MESSAGE = "Uploaded file may be corrupted or not be compatible";
@@ -63,8 +64,10 @@ export async function ensureLibraryProject(db: Db, media: MediaRow): Promise<Pro
  * Brings the library project in line with its file: scenes from the stored analysis once the file is
  * ready (the raw preview is the file's proxy, no extra encode), Failed when it failed. Safe to repeat:
  * a finished project is left alone, and an unfinished one has its scenes replaced, never duplicated.
+ * `subtitles`: the caller recognises the file's words after this (issue 14): the project is marked
+ * pending in the same write that makes it Preview Ready when they are still to be recognised.
  */
-export async function completeLibraryProject(db: Db, media: MediaRow): Promise<ProjectRow> {
+export async function completeLibraryProject(db: Db, media: MediaRow, options: { subtitles?: boolean } = {}): Promise<ProjectRow> {
   let project = await ensureLibraryProject(db, media);
   if (project.deleted_at || media.deleted_at) return project;
   if (media.status === "failed") {
@@ -83,6 +86,7 @@ export async function completeLibraryProject(db: Db, media: MediaRow): Promise<P
     raw_preview_render: 1,
     working_progress_raw: 100,
     working_progress: 100,
+    subtitles_pending: options.subtitles && !transcribed([media], project.locale) ? 1 : 0,
     duration_out_seconds: scenes.reduce((sum, s) => sum + (s.trim_end - s.trim_start), 0),
   });
 }

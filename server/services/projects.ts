@@ -118,6 +118,7 @@ export function createProjects(deps: ProjectsDeps) {
       description: row.description ?? "",
       subtitles_unavailable: subtitlesUnavailableOf(row),
       subtitles_draft: bit(row.subtitles_draft ?? 0),
+      subtitles_pending: bit(row.subtitles_pending ?? 0),
       subtitles_track_url: row.export_key && row.subtitles_lines_count > 0 ? deps.links.url(trackKeyOf(row.export_key)) : null,
       created_at: row.created_at,
       updated_at: row.updated_at,

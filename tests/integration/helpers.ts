@@ -112,6 +112,10 @@ export async function processedTalkProject(base: string, token: string, name: st
   const uploaded = await tusUpload(base, token, path.resolve(__dirname, "../fixtures/talk.mp4"), { name: "talk.mp4" });
   const media = await api("POST", "/library", { media_file: uploaded.id, name: "talk.mp4", locale: "en-US", has_speech: 1 });
   const projectId = (await api("POST", "/createproject", { name, locale: "en-US", style: "video", media: [media.body.media_file.id] })).body.id as number;
-  await waitFor(async () => ((await api("GET", `/projects/${projectId}`)).body.status === "Preview Ready" ? true : undefined));
+  // Preview Ready, then its subtitles (issue 14: recognised after the preview, in a job of their own).
+  await waitFor(async () => {
+    const body = (await api("GET", `/projects/${projectId}`)).body;
+    return body.status === "Preview Ready" && !body.subtitles_pending ? true : undefined;
+  });
   return projectId;
 }

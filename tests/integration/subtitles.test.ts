@@ -28,6 +28,9 @@ interface Line {
   text: string;
 }
 
+/** The project as first seen Preview Ready, before its subtitles (recognised after the preview, issue 14). */
+const atPreview = new Map<number, { subtitles_pending: number; scenes: { text: Line[] }[] }>();
+
 async function talkProject(name: string, locale: string): Promise<number> {
   const uploaded = await tusUpload(base, token, TALK, { name: `${name}.mp4` });
   const media = await api("POST", "/library", { media_file: uploaded.id, name: `${name}.mp4`, locale, has_speech: 1 });
@@ -36,10 +39,11 @@ async function talkProject(name: string, locale: string): Promise<number> {
   expect(created.status).toBe(201);
   const id = created.body.id as number;
   await waitFor(async () => {
-    const status = (await api("GET", `/projects/${id}`)).body.status;
-    if (status === "Failed") throw new Error(`project ${name} failed`);
-    return status === "Preview Ready" ? true : undefined;
-  }, 180_000);
+    const body = (await api("GET", `/projects/${id}`)).body;
+    if (body.status === "Failed") throw new Error(`project ${name} failed`);
+    if (body.status === "Preview Ready" && !atPreview.has(id)) atPreview.set(id, { subtitles_pending: body.subtitles_pending, scenes: await scenesOf(id) });
+    return body.status === "Preview Ready" && !body.subtitles_pending ? true : undefined;
+  }, 180_000, 50);
   return id;
 }
 
@@ -60,6 +64,9 @@ describe("subtitles from speech", () => {
   it("fills an English talk's scenes with draft caption lines from pocketsphinx and counts them", async () => {
     const id = await talkProject("English talk", "en-US");
     englishId = id;
+    // The preview did not wait for speech recognition: Preview Ready came first, without lines, marked pending.
+    expect(atPreview.get(id)).toMatchObject({ subtitles_pending: 1 });
+    expect(atPreview.get(id)!.scenes.every((s) => s.text.length === 0)).toBe(true);
     const project = (await api("GET", `/projects/${id}`)).body;
     expect(project.subtitles_unavailable).toBeNull();
     expect(project.subtitles_draft).toBe(1);
@@ -83,6 +90,44 @@ describe("subtitles from speech", () => {
     expect(highlights.subtitlesLinesCount).toBe(lines.filter(({ line, scene }) => line.end > scene.trim_start && line.start < scene.trim_end).length);
     expect(highlights.subtitlesLinesCount).toBeGreaterThan(0);
   }, 240_000);
+
+  it("fills lines that come after Preview Ready only into scenes without lines, keeping what the person wrote, once", async () => {
+    const rows = () => server.db.selectFrom("scenes").select(["id", "text"]).where("project_id", "=", englishId).where("parent_scene_id", "is", null).orderBy("order").execute();
+    const original = await rows();
+    const withLines = original.filter((s) => (JSON.parse(s.text) as Line[]).length > 0);
+    expect(withLines.length).toBeGreaterThan(1);
+    const mine = withLines[0]!;
+    const first = (JSON.parse(mine.text) as Line[])[0]!;
+    const written = [{ start: first.start, end: first.end, text: "My own words" }];
+    // As if the words came after this storyboard was made: no lines, one scene written by hand meanwhile, pending.
+    await server.db.updateTable("scenes").set({ text: "[]" }).where("project_id", "=", englishId).execute();
+    await server.db.updateTable("scenes").set({ text: JSON.stringify(written) }).where("id", "=", mine.id).execute();
+    await server.db.updateTable("projects").set({ subtitles_pending: 1, subtitles_lines_count: 0 }).where("id", "=", englishId).execute();
+    const before = (await api("GET", `/projects/${englishId}`)).body;
+    expect(before.subtitles_pending).toBe(1);
+
+    const job = await server.queue.enqueue("transcribe", { projectId: englishId }, { group: `project:${englishId}` });
+    expect(job.created).toBe(true);
+    const after = await waitFor(async () => {
+      const body = (await api("GET", `/projects/${englishId}`)).body;
+      return body.subtitles_pending === 0 ? body : undefined;
+    }, 60_000);
+    // The apps' sync sees the project change and reloads its scenes.
+    expect(after.updated_at > before.updated_at).toBe(true);
+    const filled = await rows();
+    expect(JSON.parse(filled.find((s) => s.id === mine.id)!.text)).toEqual(written);
+    for (const scene of filled) if (scene.id !== mine.id) expect(scene.text).toBe(original.find((s) => s.id === scene.id)!.text);
+    const shown = await scenesOf(englishId);
+    const counted = shown.flatMap((s) => s.text.filter((line) => line.end > s.trim_start && line.start < s.trim_end)).length;
+    expect((await api("GET", `/projects/${englishId}/highlights`)).body.subtitlesLinesCount).toBe(counted);
+
+    // Once filled, a run again (a kill before the job was marked done) changes nothing.
+    await server.db.updateTable("scenes").set({ text: "[]" }).where("id", "=", withLines[1]!.id).execute();
+    await server.queue.enqueue("transcribe", { projectId: englishId }, { group: `project:${englishId}` });
+    await waitFor(async () => ((await server.queue.get(`transcribe:projectId=${englishId}`))?.status === "done" ? true : undefined), 30_000);
+    expect((await rows()).find((s) => s.id === withLines[1]!.id)!.text).toBe("[]");
+    await server.db.updateTable("scenes").set({ text: withLines[1]!.text }).where("id", "=", withLines[1]!.id).execute();
+  }, 120_000);
 
   it("completes a German talk with no engine for German: no lines, and the reason on the project", async () => {
     const id = await talkProject("German talk", "de-DE");
@@ -217,7 +262,7 @@ describe("with speech recognition turned off (STT=off)", () => {
     const id = (await offApi("POST", "/createproject", { name: "Off", locale: "en-US", style: "video", media: [media.body.media_file.id] })).body.id as number;
     const project = await waitFor(async () => {
       const body = (await offApi("GET", `/projects/${id}`)).body;
-      return body.status === "Preview Ready" ? body : undefined;
+      return body.status === "Preview Ready" && !body.subtitles_pending ? body : undefined;
     }, 180_000);
     expect(project.subtitles_unavailable).toEqual({ reason: "speech_off", language: "en-US" });
   }, 240_000);

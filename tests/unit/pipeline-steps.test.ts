@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkSteps, runSteps, type Step } from "../../server/jobs/steps/step";
-import { MEDIA_STEPS, PROJECT_STEPS, RENDER_STEPS } from "../../server/jobs/pipeline";
+import { MEDIA_STEPS, PROJECT_STEPS, RENDER_STEPS, SUBTITLE_STEPS } from "../../server/jobs/pipeline";
 
 interface State {
   made: Set<string>;
@@ -42,7 +42,8 @@ describe("pipeline steps (issue 14)", () => {
 
   it("puts the server's own sequences together in an order that holds", () => {
     expect(MEDIA_STEPS.map((s) => s.name)).toEqual(["probe", "proxy", "thumbnails", "speech analysis"]);
-    expect(PROJECT_STEPS.map((s) => s.name)).toContain("render");
+    expect(PROJECT_STEPS.map((s) => s.name)).toEqual(["media files", "storyboard", "render"]);
+    expect(SUBTITLE_STEPS.map((s) => s.name)).toEqual(["transcribe", "subtitle lines"]);
     expect(RENDER_STEPS.map((s) => s.name)).toEqual(["render"]);
   });
 });

@@ -1,3 +1,4 @@
+import type { SubtitlesUnavailable } from "../../../api/projects";
 import type { MediaRow } from "../../db/media";
 import type { ProjectRow } from "../../db/projects";
 import type { JobContext, JobPayloads } from "../types";
@@ -22,6 +23,8 @@ export interface ProjectState {
   ingest: (mediaId: number, ctx: JobContext, onProgress?: (fraction: number) => Promise<void>) => Promise<MediaRow>;
   /** Speech recognition of the project's files (one recognition per file in this process). */
   transcriber: ReturnType<typeof createTranscribeStep>;
+  /** Why the project has no subtitles, as the transcribe step found (null: it has them, or nothing is spoken). */
+  unavailable?: SubtitlesUnavailable | null;
   /** What the render step makes: the preview (absent) or a final render with its options. */
   render?: { final: boolean; options: FinalOptions };
 }

@@ -18,6 +18,7 @@ import { loadRenderEdit } from "../render-edit";
 import { atomically, writeTrack } from "./atomic";
 import { ONCE_STARTED, type FinalOptions, type ProjectState } from "./project";
 import type { Step, StepDeps } from "./step";
+import { transcribed } from "./transcribe";
 
 /**
  * Renders the visible scenes to the project's preview (720p) and marks it Preview Ready, or, final, to its
@@ -32,7 +33,10 @@ export const renderStep: Step<ProjectState> = {
   done: ({ project, render }) => !ONCE_STARTED[render ? "render" : "create"].includes(project.status),
   async run(state, progress) {
     const final = state.render?.final ?? false;
-    state.project = await renderProject(state.deps, state.project, state.ctx, final, state.render?.options ?? {}, progress);
+    // A new project's first preview: words still to recognise are recognised after Preview Ready (the subtitle steps),
+    // marked in the same write that says Preview Ready, so a crash between the two never loses them.
+    const also = state.render ? {} : { subtitles_pending: transcribed(state.files, state.project.locale) ? 0 : 1 };
+    state.project = await renderProject(state.deps, state.project, state.ctx, final, state.render?.options ?? {}, progress, also);
   },
 };
 
@@ -45,7 +49,7 @@ function linesWithin(text: string, trimStart: number, trimEnd: number): number {
   }
 }
 
-export async function renderProject(deps: StepDeps, project: ProjectRow, ctx: JobContext, final: boolean, finalOptions: FinalOptions, progress: (fraction: number) => Promise<void>): Promise<ProjectRow> {
+export async function renderProject(deps: StepDeps, project: ProjectRow, ctx: JobContext, final: boolean, finalOptions: FinalOptions, progress: (fraction: number) => Promise<void>, also: { subtitles_pending?: number } = {}): Promise<ProjectRow> {
   const { db, store } = deps;
   // Scenes in render order with their levels, framing and overlays (render-edit.ts).
   const { edit, probes } = await loadRenderEdit(db, store, project, { signal: ctx.signal, ...(final && finalOptions.aspect !== undefined ? { aspect: finalOptions.aspect } : {}), ...(final && finalOptions.crop !== undefined ? { crop: finalOptions.crop } : {}) });
@@ -95,6 +99,7 @@ export async function renderProject(deps: StepDeps, project: ProjectRow, ctx: Jo
     is_queued: 0,
     is_new: 0,
     working_progress: 100,
+    ...also,
     applied_features: JSON.stringify(applied),
     ...(await renderedHighlights(deps, project.id)),
     duration_out_seconds: edit.outputSeconds,

@@ -35,6 +35,8 @@ export interface StepDeps {
   onRenderDone?: (project: ProjectRow, ok: boolean) => Promise<void>;
   /** Speech recognition for subtitles (issue 14); null or absent: turned off (STT=off), projects say so. */
   speech?: SpeechToText | null;
+  /** Queues the project's subtitle steps (a `transcribe` job) after its Preview Ready; absent: they run in the job that asked. */
+  enqueueSubtitles?: (project: ProjectRow) => Promise<void>;
 }
 
 /**

@@ -5,7 +5,6 @@ import { findMediaById, updateMedia, type MediaRow } from "../../db/media";
 import { MediaAbortedError } from "../../media/ffmpeg";
 import { SpeechError, type SpeechEngineName, type SpeechToText, type SpokenWord } from "../../speech";
 import type { FileStore } from "../../storage/local";
-import { updateProject } from "../../db/projects";
 import type { JobContext } from "../types";
 import type { ProjectState } from "./project";
 import type { Step } from "./step";
@@ -134,17 +133,23 @@ export function transcribed(files: readonly MediaRow[], projectLocale: string | 
   });
 }
 
-/** The project's spoken files recognised (the words kept on each file), and why a project has no subtitles. */
+/**
+ * The project's spoken files recognised (the words kept on each file, so every project made from a file reuses
+ * them), and why the project has no subtitles when it cannot have them. Runs after Preview Ready.
+ */
 export const transcribeStep: Step<ProjectState> = {
   name: "transcribe",
   reads: ["media_files.storage_key"],
-  writes: ["media_files.transcript", "project.subtitles_unavailable"],
-  weight: 4,
-  done: ({ files, project }) => transcribed(files, project.locale),
+  writes: ["media_files.transcript", "unavailable"],
+  weight: 90,
+  done: (state) => {
+    if (!transcribed(state.files, state.project.locale)) return false;
+    state.unavailable = null;
+    return true;
+  },
   async run(state, progress) {
     const { db } = state.deps;
-    const unavailable = await state.transcriber.transcribeProject(state.files, state.project.locale, state.ctx, (fraction) => void progress(fraction).catch(() => {}));
-    state.project = await updateProject(db, state.project.id, { subtitles_unavailable: unavailable ? JSON.stringify(unavailable) : null });
+    state.unavailable = await state.transcriber.transcribeProject(state.files, state.project.locale, state.ctx, (fraction) => void progress(fraction).catch(() => {}));
     // Re-read: the words were stored on the files after their rows were loaded.
     for (const [i, m] of state.files.entries()) state.files[i] = (await findMediaById(db, m.id)) ?? m;
   },
