@@ -107,4 +107,19 @@ test("the trim dialog shows the waveform and words; a dragged marker snaps to a 
   await dialog.getByRole("button", { name: "Save" }).click();
   await expect(dialog).toBeHidden();
   await expect.poll(async () => (await api.scenes(projectId)).find((s) => s.id === scene.id).trim_start).toBeCloseTo(round(free + 0.01 - 0.25), 2);
+
+  // On a 360 px wide phone: the waveform, the words and both markers fit on the screen.
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.getByRole("button", { name: `More actions for scene ${scene.order}` }).click();
+  await page.getByRole("menu", { name: `Actions for scene ${scene.order}` }).getByRole("menuitem", { name: "Trim" }).click();
+  await expect(dialog).toBeVisible();
+  await expect(dialog.locator(".wave-peaks rect").first()).toBeVisible();
+  await expect(dialog.locator(".wave-word", { hasText: shownWord.text }).first()).toBeAttached();
+  for (const thumb of await dialog.locator(".trim-thumb").all()) {
+    await thumb.scrollIntoViewIfNeeded();
+    const box = (await thumb.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(360);
+  }
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 });
