@@ -60,6 +60,9 @@ for (const method of ["GET", "PUT", "POST", "DELETE"] satisfies HTTPMethod[]) {
     method,
   );
 }
+// A subtitle line edited on the Translate page (issue 14) waits in the same outbox and is replayed the same way.
+const SUBTITLE_EDIT = /^\/api\/v1\/subtitles\/\d+$/;
+registerRoute(({ request, url }) => url.origin === self.location.origin && SUBTITLE_EDIT.test(url.pathname) && request.headers.has("idempotency-key"), sceneEdits, "PUT");
 
 // ── Push (SPEC §2 Service worker) ──────────────────────────────────────────────────────────
 registerPush(self);

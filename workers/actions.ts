@@ -14,6 +14,7 @@ import { createShareActions } from "./share";
 import { createTimelineActions } from "./timelines";
 import { createWordsActions } from "./words";
 import { createTranscriptActions } from "./transcript";
+import { createSubtitleActions } from "./subtitles";
 import { createWaveformActions } from "./waveform";
 import { createUploader } from "./uploads";
 import { createProgressStream } from "./progress";
@@ -50,6 +51,7 @@ export function createActions(db: CutroomDb, call: ApiCall) {
   const uploader = createUploader(db, call, async () => (await db.auth.get("token"))?.token);
   /** An upload ended one way or another: a scheduled project may now be complete. */
   const upload = (id: string) => uploader.start(id).then(() => drafts.advanceAll());
+  const downloads = createDownloadActions(async () => (await db.auth.get("token"))?.token);
 
   const actions = {
     ...projects,
@@ -57,7 +59,8 @@ export function createActions(db: CutroomDb, call: ApiCall) {
     ...createLibraryActions(db, ordered, (): LibraryDeps => actions),
     ...createPushActions(call),
     ...createYoutubeActions(db, call),
-    ...createDownloadActions(async () => (await db.auth.get("token"))?.token),
+    ...downloads,
+    ...createSubtitleActions(db, ordered, outbox, downloads.subtitlesLink),
     ...createShareActions(db, ordered),
     ...createTimelineActions(async () => (await db.auth.get("token"))?.token),
     ...createWordsActions(db, call),

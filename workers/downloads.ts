@@ -34,7 +34,13 @@ export function createDownloadActions(token: () => Promise<string | undefined>, 
   return {
     /** The final render (SPEC §7 downloadrender). */
     downloadLink: (projectId: number) => signedLink(`/projects/${projectId}/downloadrender`),
-    /** The subtitles file (SPEC §7 subtitles). */
-    subtitlesLink: (projectId: number) => signedLink(`/projects/${projectId}/subtitles`),
+    /** The subtitles file (SPEC §7 subtitles): the original lines as WebVTT, or a translation's (`locale`), or SubRip. */
+    subtitlesLink: (projectId: number, options: { locale?: string; format?: "vtt" | "srt" } = {}) => {
+      const query = new URLSearchParams();
+      if (options.locale) query.set("locale", options.locale);
+      if (options.format) query.set("format", options.format);
+      const search = query.toString();
+      return signedLink(`/projects/${projectId}/subtitles${search ? `?${search}` : ""}`);
+    },
   };
 }

@@ -1,10 +1,12 @@
 import type { CutroomDb, EditKind, OutboxCommand, OutboxRow } from "../src/db";
 import type { Scene, SceneUpdateBody } from "../api/scenes";
+import type { SubtitleSet } from "../api/subtitles";
 import type { RouteName } from "../api/routes";
 import { overlayOptions, type TextLine } from "../api/storyboard";
 import { STORYBOARD_BATCH } from "../src/lib/constants";
 import type { ApiCall, CallOptions } from "./api-client";
 import type { Failure, Result } from "./status";
+import { putSets, withLineText, withSetLine, type SubtitleLineEdit } from "./subtitle-sets";
 
 /** An edit's answer to the view; `queued` when it waits on this device for the connection. */
 export type EditResult<T> = Result<T> & { queued?: boolean };
@@ -28,6 +30,7 @@ export interface CommandArgs {
   hideScene: null;
   showScene: null;
   setSceneType: { type: Scene["type"] };
+  setSubtitleLine: SubtitleLineEdit;
 }
 
 interface CommandDef<A> {
@@ -95,6 +98,15 @@ const COMMANDS: { [C in OutboxCommand]: CommandDef<CommandArgs[C]> } = {
     optimistic: (_, { type }) => ({ type }),
     request: (id, { type }) => (type === "default" ? { route: "scenes.typeDefault", params: { id } } : { route: "scenes.type", params: { id, type } }),
   },
+  // Issue 14: a line of a subtitle set. An original set's line is the scene's own text line, so the card shows it too.
+  setSubtitleLine: {
+    kind: (a) => (a.original ? "text" : "translation"),
+    optimistic: (s, a) => {
+      const text = a.original ? withLineText(s, a.key, a.text) : null;
+      return text ? { text } : {};
+    },
+    request: (_, a) => ({ route: "subtitles.update", params: { id: a.setId }, body: { lines: [{ key: a.key, text: a.text }] } }),
+  },
 };
 
 const def = (command: OutboxCommand) => COMMANDS[command] as CommandDef<unknown>;
@@ -144,7 +156,7 @@ const describe = (failure: Failure) =>
         ? `${failure.status} internal`
         : failure.kind;
 
-type Outcome = { sent: Scene } | { refused: Failure } | "queued";
+type Outcome = { sent: unknown } | { refused: Failure } | "queued";
 type LooseCall = (name: RouteName, input: { params?: unknown; query?: unknown; body?: unknown }, options?: CallOptions) => Promise<Result<unknown>>;
 
 export interface OutboxOptions {
@@ -208,6 +220,7 @@ export function createOutbox(db: CutroomDb, call: ApiCall, options: OutboxOption
 
   /** The server refused the edit: drop it, show the server's scene (or forget a deleted one), say why. */
   async function refuse(entry: OutboxRow, failure: Failure) {
+    if (entry.command === "setSubtitleLine") return refuseLine(entry, failure);
     const scene = await db.scenes.get(entry.sceneId);
     await db.outbox.delete(entry.seq!);
     const dropped: OutboxRow[] = [entry];
@@ -233,6 +246,32 @@ export function createOutbox(db: CutroomDb, call: ApiCall, options: OutboxOption
       await db.failedEdits.bulkAdd(
         unanswered.map((e) => ({ projectId: e.projectId, sceneId: e.sceneId, sceneOrder: scene?.order ?? null, kind: e.kind, failure, at: Date.now() })),
       );
+    }
+    for (const e of dropped) answer(e.idempotencyKey, { refused: failure });
+  }
+
+  /** A subtitle line the server refused: drop it, show the server's sets (and scene), say why. */
+  async function refuseLine(entry: OutboxRow, failure: Failure) {
+    const edit = entry.args as SubtitleLineEdit;
+    await db.outbox.delete(entry.seq!);
+    const dropped: OutboxRow[] = [entry];
+    const fresh = await call("subtitles.list", { params: { id: entry.projectId }, query: {} });
+    if (fresh.ok) await putSets(db, fresh.data.data, entry.projectId);
+    if (isNotFound(failure) || (fresh.ok && !fresh.data.data.some((s) => s.id === edit.setId))) {
+      // The set no longer exists: its later edits cannot land either.
+      const later = (await db.outbox.where("projectId").equals(entry.projectId).toArray()).filter((e) => e.command === "setSubtitleLine" && (e.args as SubtitleLineEdit).setId === edit.setId);
+      dropped.push(...later);
+      await db.outbox.bulkDelete(later.map((e) => e.seq!));
+      await db.subtitleSets.delete(edit.setId);
+    }
+    const scene = await db.scenes.get(entry.sceneId);
+    if (edit.original && scene) {
+      const again = await call("scenes.get", { params: { id: entry.sceneId } });
+      if (again.ok) await putScenes([again.data]);
+    }
+    const unanswered = dropped.filter((e) => !waiters.has(e.idempotencyKey));
+    if (unanswered.length > 0) {
+      await db.failedEdits.bulkAdd(unanswered.map((e) => ({ projectId: e.projectId, sceneId: e.sceneId, sceneOrder: scene?.order ?? null, kind: e.kind, failure, at: Date.now() })));
     }
     for (const e of dropped) answer(e.idempotencyKey, { refused: failure });
   }
@@ -266,6 +305,21 @@ export function createOutbox(db: CutroomDb, call: ApiCall, options: OutboxOption
       failures = 0;
       if (verdict === "refused") {
         await refuse(entry, (result as { failure: Failure }).failure);
+        continue;
+      }
+      if (entry.command === "setSubtitleLine") {
+        const set = (result as { data: SubtitleSet }).data;
+        await db.transaction("rw", db.subtitleSets, db.scenes, db.outbox, async () => {
+          await db.outbox.delete(seq);
+          // A set the mirror has since dropped is not brought back.
+          if (await db.subtitleSets.get(set.id)) await putSets(db, [set]);
+        });
+        // An original line is the scene's: its slice is reloaded once the outbox is empty.
+        if ((entry.args as SubtitleLineEdit).original) {
+          if (!touched.has(entry.projectId)) touched.set(entry.projectId, new Set());
+          touched.get(entry.projectId)!.add(entry.sceneId);
+        }
+        answer(entry.idempotencyKey, { sent: set });
         continue;
       }
       const scene = (result as { data: Scene }).data;
@@ -373,7 +427,41 @@ export function createOutbox(db: CutroomDb, call: ApiCall, options: OutboxOption
         const scene = await db.scenes.get(sceneId);
         return { ok: true, data: scene!, queued: true };
       }
-      return "sent" in settled ? { ok: true, data: settled.sent } : { ok: false, failure: settled.refused };
+      return "sent" in settled ? { ok: true, data: settled.sent as Scene } : { ok: false, failure: settled.refused };
+    },
+
+    /**
+     * Issue 14: a subtitle set's line, edited like a scene's text (offline too): the set in the mirror (and, for
+     * the original set, the scene card) changes at once; PUT /subtitles/{id} is queued and sent in order.
+     */
+    async submitLine(projectId: number, sceneId: number, edit: SubtitleLineEdit): Promise<EditResult<null>> {
+      const d = def("setSubtitleLine");
+      const idempotencyKey = crypto.randomUUID();
+      await db.transaction("rw", [db.subtitleSets, db.scenes, db.outbox, db.projects], async () => {
+        const set = await db.subtitleSets.get(edit.setId);
+        if (set) await db.subtitleSets.put(withSetLine(set, edit.key, edit.text));
+        const scene = edit.original ? await db.scenes.get(sceneId) : undefined;
+        if (scene) await db.scenes.put({ ...scene, ...d.optimistic(scene, edit) });
+        // SPEC §4 Needs-render: the original lines are the render's subtitles.
+        if (edit.original) await db.projects.update(projectId, { needs_render: 1 });
+        await db.outbox.add({
+          sceneId,
+          projectId,
+          command: "setSubtitleLine",
+          args: edit,
+          kind: d.kind(edit),
+          request: d.request(sceneId, edit),
+          idempotencyKey,
+          createdAt: Date.now(),
+          attempts: 0,
+          state: "waiting",
+        });
+      });
+      const outcome = new Promise<Outcome>((resolve) => waiters.set(idempotencyKey, { sceneId, resolve }));
+      void drain();
+      const settled = await outcome;
+      if (settled === "queued") return { ok: true, data: null, queued: true };
+      return "sent" in settled ? { ok: true, data: null } : { ok: false, failure: settled.refused };
     },
 
     /** Calls that must come after the queued edits (renders, structural edits) wait for the outbox first. */
@@ -409,4 +497,6 @@ export const AFTER_OUTBOX: ReadonlySet<RouteName> = new Set<RouteName>([
   "scenes.mergeNext",
   "scenes.order",
   "scenes.duplicate",
+  // A translation starts from the original lines as edited, queued edits included (issue 14).
+  "subtitles.translate",
 ]);

@@ -10,6 +10,7 @@ import type { Quotas } from "../../api/user";
 import type { RouteName } from "../../api/routes";
 import type { Failure } from "../../workers/status";
 import type { YoutubeConnection } from "../../api/youtube";
+import type { SubtitleSet, TranslateOptions } from "../../api/subtitles";
 import type { Word } from "../../api/subtitles";
 import type { Waveform } from "../../api/subtitles";
 
@@ -38,7 +39,9 @@ export type MetaRow =
   /** Video-site export: whether the server offers it and the user's YouTube account is connected. */
   | { key: "youtube"; value: YoutubeConnection }
   /** The progress stream (issue 13): live while events arrive; otherwise the screens' 60 s poll is what updates. */
-  | { key: "progressStream"; value: { state: ProgressStreamState; at: string } };
+  | { key: "progressStream"; value: { state: ProgressStreamState; at: string } }
+  /** The Translate page's languages (issue 14): what GET /projects/{id}/translate/options said, and when. */
+  | { key: `translate:${number}`; value: TranslateOptions & { fetchedAt: string } };
 
 export type ProgressStreamState = "live" | "retrying" | "off";
 
@@ -99,9 +102,11 @@ export interface ProjectDraftRow {
 }
 
 /** The scene edits that can wait in the outbox (ARCHITECTURE "Offline edits"): attribute edits only. */
-export type OutboxCommand = "trimScene" | "setSceneText" | "removeSceneLines" | "setSceneAttributes" | "removeOverlay" | "hideScene" | "showScene" | "setSceneType";
+export type OutboxCommand = "trimScene" | "setSceneText" | "removeSceneLines" | "setSceneAttributes" | "removeOverlay" | "hideScene" | "showScene" | "setSceneType"
+  /** A subtitle set's line (issue 14): PUT /subtitles/{id}; `sceneId` is the line's scene. */
+  | "setSubtitleLine";
 /** What an edit changed, in the words the storyboard uses when it reports a refused edit. */
-export type EditKind = "trim" | "text" | "removeText" | "hide" | "show" | "type" | "volume" | "faces" | "framing" | "overlay" | "removeOverlay" | "attributes";
+export type EditKind = "trim" | "text" | "removeText" | "hide" | "show" | "type" | "volume" | "faces" | "framing" | "overlay" | "removeOverlay" | "attributes" | "translation";
 
 /**
  * One attribute edit waiting to reach the server, sent strictly in `seq` order. The key is made once,
@@ -148,14 +153,8 @@ export interface SongRow {
   public_demo: string | null;
 }
 
-/** A project's subtitle set (SPEC §3 Subtitle set). Kept for the mirror; nothing fills it yet. */
-export interface SubtitleSetRow {
-  id: number;
-  project_id: number;
-  locale: string;
-  status: "ready" | "pending";
-  lines: { start: number; end: number; text: string }[];
-}
+/** A project's subtitle set (SPEC §3 Subtitle set, api/subtitles.ts), with this device's waiting line edits on top. */
+export type SubtitleSetRow = SubtitleSet;
 
 /**
  * The recognised words of one media file (issue 14, edit by transcript), as GET /projects/{id}/words gives

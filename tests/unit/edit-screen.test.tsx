@@ -36,7 +36,7 @@ describe("the edit screen's routes (SPEC §2 Routes, Project edit)", () => {
     expect(tabOfRoute("music")).toBe("music");
     expect(tabOfRoute("settings")).toBe("settings");
     expect(tabOfRoute("share")).toBe("share");
-    expect(tabOfRoute("translate")).toBe("storyboard");
+    expect(tabOfRoute("translate")).toBe("translate");
     expect(tabOfRoute("download")).toBe("share");
   });
   it("knows no other tab", () => {

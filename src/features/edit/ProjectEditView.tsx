@@ -14,6 +14,7 @@ import { ProjectStateBanner } from "./ProjectStateBanner";
 import { ReferencePlayer } from "./ReferencePlayer";
 import { ReferencePlayerContext, ReferencePlayerController } from "./reference-player";
 import { ShareTab } from "./ShareTab";
+import { TranslateTab } from "../translate/TranslateTab";
 import { StoryboardTools } from "./StoryboardTools";
 import { tabOfRoute, type EditRouteTab } from "./tabs";
 import { useNarrow } from "./useMediaQuery";
@@ -47,6 +48,7 @@ export function ProjectEditView({ projectId, routeTab }: { projectId: number; ro
         {tab !== "share" && <ProjectStateBanner project={project} />}
         <EditTabs tab={tab} onChange={(next) => void navigate({ to: `/projects/$id/${next}`, params: { id: projectId } })}>
           {tab === "storyboard" && <StoryboardTab project={project} />}
+          {tab === "translate" && <TranslateTab project={project} />}
           {tab === "music" && <MusicTab project={project} />}
           {tab === "settings" && (
             <>

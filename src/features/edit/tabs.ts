@@ -5,12 +5,13 @@ import type { MessageDescriptor } from "@lingui/core";
 export const EDIT_ROUTE_TABS = ["storyboard", "translate", "music", "settings", "share", "download"] as const;
 export type EditRouteTab = (typeof EDIT_ROUTE_TABS)[number];
 
-/** The tabs shown, each one its URL (SPEC §2 Project edit: Storyboard, Music, Options, Preview & Export). */
-export const EDIT_TABS = ["storyboard", "music", "settings", "share"] as const;
+/** The tabs shown, each one its URL (SPEC §2 Project edit: Storyboard, Translate, Music, Options, Preview & Export). */
+export const EDIT_TABS = ["storyboard", "translate", "music", "settings", "share"] as const;
 export type EditTab = (typeof EDIT_TABS)[number];
 
 export const EDIT_TAB_LABELS: Record<EditTab, MessageDescriptor> = {
   storyboard: msg`Storyboard`,
+  translate: msg`Translate`,
   music: msg`Music`,
   settings: msg`Options`,
   share: msg`Preview & Export`,
@@ -18,12 +19,8 @@ export const EDIT_TAB_LABELS: Record<EditTab, MessageDescriptor> = {
 
 export const isEditRouteTab = (segment: string): segment is EditRouteTab => (EDIT_ROUTE_TABS as readonly string[]).includes(segment);
 
-/**
- * The tab a path opens: /translate shows the storyboard until the translate page exists, /download the
- * Preview & Export tab.
- */
+/** The tab a path opens: /download opens the Preview & Export tab. */
 export function tabOfRoute(segment: EditRouteTab): EditTab {
-  if (segment === "translate") return "storyboard";
   if (segment === "download") return "share";
   return segment;
 }

@@ -26,6 +26,7 @@ const FAILED: Record<EditKind, (scene: number | string) => MessageDescriptor> = 
   overlay: (scene) => msg`The overlay options of scene ${scene} were not saved:`,
   removeOverlay: (scene) => msg`Removing the overlay of scene ${scene} was not saved:`,
   attributes: (scene) => msg`A change to scene ${scene} was not saved:`,
+  translation: (scene) => msg`A translated subtitle line of scene ${scene} was not saved:`,
 };
 
 export interface OfflineStatusProps {
