@@ -100,6 +100,25 @@ export async function burnsLocale(db: Db, projectId: number, locale: string): Pr
   }
 }
 
+/** How long the options wait for an engine's answer (a service being retried) before saying it does not answer. */
+export const OPTIONS_WAIT_MS = 5_000;
+
+/** The availability, or after OPTIONS_WAIT_MS "not reachable now": a page's options never hang on a slow service. */
+async function answerSoon(pending: Promise<TranslateAvailability>, from: string, to: string): Promise<TranslateAvailability> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<TranslateAvailability>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ available: false, reason: "service_unreachable", missing: `an answer from the translation engine for ${from} to ${to}`, remedy: "Check that the service at TRANSLATE_URL is running; the options ask again on the next refresh." }),
+      OPTIONS_WAIT_MS,
+    );
+  });
+  try {
+    return await Promise.race([pending.catch((error: unknown) => ({ available: false as const, reason: "service_unreachable" as const, missing: `the translation engine (${String(error)})`, remedy: "Check the translation set-up." })), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function createSubtitleSets(deps: SubtitleSetsDeps) {
   const { db } = deps;
 
@@ -184,7 +203,7 @@ export function createSubtitleSets(deps: SubtitleSetsDeps) {
         SUBTITLE_LANGUAGES.map(async (locale) => {
           if (!source) return { locale, available: false, engine: null, draft: 0 as const, reason: "no_source_lines" as const, detail: "The project has no subtitle lines to translate." };
           if (locale === source) return { locale, available: true, engine: null, draft: bit(project.subtitles_draft), reason: null, detail: null };
-          const a = await availability(source, locale);
+          const a = await answerSoon(availability(source, locale), source, locale);
           return a.available
             ? { locale, available: true, engine: a.engine, draft: bit(a.draft), reason: null, detail: null }
             : { locale, available: false, engine: null, draft: 0 as const, reason: unavailableReason(a), detail: detailOf(a) };

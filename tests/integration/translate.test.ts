@@ -274,3 +274,30 @@ describe("subtitle sets with a LibreTranslate-compatible service (TRANSLATE_URL)
     expect(french.detail).not.toContain("service-key");
   });
 });
+
+describe("translate options while the TRANSLATE_URL service does not answer", () => {
+  it("answers within seconds, each language unavailable with the reason, instead of waiting for the service", async () => {
+    const lt = await startFakeTranslate();
+    lt.hang(true);
+    const slow = await startTestServer({ TRANSLATE_URL: lt.url, TRANSLATE_TIMEOUT_SECONDS: "30" });
+    try {
+      const slowBase = await listen(slow);
+      const slowToken = (await slow.signUp()).token;
+      const call = jsonApi(() => slowBase, () => slowToken);
+      const talk = await processedTalkProject(slowBase, slowToken, "Slow service talk");
+      const scene = ((await call("POST", `/projects/${talk}/storyboard`, {})).body.timeline.scenes as { id: number; visibility: number; trim_start: number; trim_end: number }[]).find((s) => s.visibility === 1)!;
+      expect((await call("PUT", `/scenes/${scene.id}`, { text: [{ start: scene.trim_start, end: scene.trim_end, text: "Hello, cat!" }] })).status).toBe(200);
+      const started = Date.now();
+      const res = await call("GET", `/projects/${talk}/translate/options`);
+      expect(res.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(15_000);
+      const japanese = (res.body.options as { locale: string; available: boolean; reason: string | null; detail?: string | null }[]).find((o) => o.locale === "ja-JP")!;
+      expect(japanese).toMatchObject({ available: false, reason: "engine_not_installed" });
+      expect(japanese.detail).toContain("TRANSLATE_URL");
+    } finally {
+      lt.hang(false);
+      await slow.close();
+      await lt.close();
+    }
+  }, 120_000);
+});
