@@ -161,6 +161,15 @@ describe("subtitle sets and translation", () => {
     expect(lineWith(after, /coche/)?.scene_id).toBe(second!.id);
   });
 
+  it("lists only shown scenes' lines, and a restored scene brings its translation back", async () => {
+    const cat = lineWith((await setOf("es-ES"))!, /gato/)!;
+    expect((await api("GET", `/scenes/${oneLineScene}/hide`)).status).toBe(200);
+    expect((await setOf("es-ES"))!.lines.map((l) => l.key)).not.toContain(cat.key);
+    expect((await setOf("en-US"))!.lines.map((l) => l.key)).not.toContain(cat.key);
+    expect((await api("GET", `/scenes/${oneLineScene}/show`)).status).toBe(200);
+    expect((await setOf("es-ES"))!.lines.find((l) => l.key === cat.key)?.text).toBe(cat.text);
+  });
+
   it("ends a language no engine translates as failed, with the reason", async () => {
     const queued = await api("POST", `/projects/${project}/translate`, { locale: "ja-JP" });
     expect(queued.status).toBe(202);
