@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MediaLanguage } from "./locales";
+import { MediaLanguage, SubtitleLanguage } from "./locales";
 import { PROJECT_NAME_MAX } from "./limits";
 import { ErrorCode } from "./errors";
 import { Privacy, VideoDescription, VideoName } from "./share";
@@ -13,6 +13,9 @@ export const BUSY_STATUSES: readonly ProjectStatus[] = ["new", "Working", "Rende
 export const Style = z.enum(["video", "music", "video_music"]);
 export const AudioType = z.enum(["speech", "music", "mixed"]);
 export const IntroOutroMode = z.enum(["", "music", "silent"]);
+
+/** A subtitle colour: "#rrggbb" (or "#rgb"). */
+export const HexColour = z.string().regex(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, { error: "invalid" });
 
 /** The editable settings of a project (SPEC §3 Project settings). */
 export const ProjectSettings = z.object({
@@ -38,7 +41,17 @@ export const ProjectSettings = z.object({
   outro_seconds: z.number().min(0).max(60),
   style: Style,
   audio_type: AudioType,
-  font: z.object({ color: z.string(), border_color: z.string(), dropshadow: z.union([z.literal(0), z.literal(1)]) }),
+  /**
+   * SPEC §3 Subtitles: text, border and shadow colours ("#rrggbb"), drop shadow, and the embedded language (null:
+   * the original lines; else a subtitle set's locale) — what the final render burns in when render_subtitle is on.
+   */
+  font: z.object({
+    color: HexColour,
+    border_color: HexColour,
+    shadow_color: HexColour.default("#000000"),
+    dropshadow: z.union([z.literal(0), z.literal(1)]),
+    locale: SubtitleLanguage.nullable().default(null),
+  }),
   /** Size of the output: original (""), 16x9, 9x16 or 1x1 (SPEC §9 Aspects); clips projects choose it. */
   aspect: z.enum(["", "16x9", "9x16", "1x1"]),
 });

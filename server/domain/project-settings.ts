@@ -24,7 +24,7 @@ export const DEFAULT_SETTINGS: ProjectSettings = {
   outro_seconds: 0,
   style: "video",
   audio_type: "speech",
-  font: { color: "#ffffff", border_color: "#000000", dropshadow: 1 },
+  font: { color: "#ffffff", border_color: "#000000", shadow_color: "#000000", dropshadow: 1, locale: null },
   aspect: "",
 };
 

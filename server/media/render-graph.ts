@@ -2,6 +2,7 @@ import type { FfmpegInput } from "./ffmpeg";
 import type { MediaKind } from "./probe";
 import { overlayChains, overlayInput } from "./overlays";
 import { watermarkChains, watermarkInput } from "./watermark";
+import { assFilter } from "./burned-subtitles";
 import { RENDER_DEFAULTS, type AudioVisual, type PlannedSegment, type RenderPlan } from "./render-plan";
 
 export interface RenderGraph {
@@ -17,6 +18,8 @@ export interface GraphStyle {
   audioFilters?: readonly string[];
   /** The logo file of the free plan's watermark (watermark.ts); none when absent. */
   watermark?: string;
+  /** Our ASS file of burned-in subtitles for this pass (burned-subtitles.ts), drawn over the overlays, under the watermark. */
+  subtitles?: string;
 }
 
 /** What a pass makes: the whole render, or only its picture or only its sound (a render in chunks). */
@@ -118,11 +121,13 @@ export function buildRenderGraph(plan: RenderPlan, style: GraphStyle, outputs: G
     // A file that ends before its segment does leaves the picture short: hold the last frame.
     const hold = `tpad=stop_mode=clone:stop_duration=${fixed(frames / plan.fps)},trim=end_frame=${frames}`;
     const plain = style.watermark ? "vplain" : "vout";
-    const base = overlays.length ? "vbase" : plain;
+    const overlaid = style.subtitles ? "vnosubs" : plain;
+    const base = overlays.length ? "vbase" : overlaid;
     chains.push(`${labels("v", plan.segments.length)}concat=n=${plan.segments.length}:v=1:a=0,settb=1/${plan.fps},setpts=N,${hold}[${base}]`);
     const first = inputs.length;
     overlays.forEach((overlay) => inputs.push(overlayInput(overlay, plan, decoderThreads)));
-    chains.push(...overlayChains(overlays, first, base, plain, plan));
+    chains.push(...overlayChains(overlays, first, base, overlaid, plan));
+    if (style.subtitles) chains.push(`[${overlaid}]${assFilter(style.subtitles)},format=yuv420p[${plain}]`);
     if (style.watermark) {
       const k = inputs.length;
       inputs.push(watermarkInput(style.watermark));

@@ -5,6 +5,7 @@ import { runFfmpeg, type ProgressCallback, type RunLimits } from "./ffmpeg";
 import { probe, type MediaInfo } from "./probe";
 import { buildRenderGraph, fixed, groupRuns, overlapAdd, type GraphOutputs, type GraphStyle } from "./render-graph";
 import { smartRender, type SmartStats } from "./smart-render";
+import { shiftLines, writeAss, type BurnedSubtitles } from "./burned-subtitles";
 import { planRender, RENDER_DEFAULTS, type AudioVisual, type EditSegment, type OverlayClip, type RenderPlan } from "./render-plan";
 
 export * from "./render-plan";
@@ -57,6 +58,8 @@ export interface RenderOptions extends RunLimits {
   verifySmart?: boolean;
   /** Which way the render was made, and why not smart when it was asked for. */
   onRenderPath?: (choice: RenderPath) => void;
+  /** Subtitles drawn onto the picture (burned-subtitles.ts), in the edit's own time; none when absent or empty. */
+  subtitles?: BurnedSubtitles;
 }
 
 export interface RenderPath {
@@ -106,7 +109,10 @@ export async function renderPreview(segments: readonly EditSegment[], output: st
   const outputDir = path.dirname(path.resolve(output));
   await mkdir(outputDir, { recursive: true });
   const result = { durationSeconds, frames, width: plan.width, height: plan.height, segmentsRendered: plan.segments.length, chunks: Math.max(1, chunks.length) };
-  if (options.smart) {
+  const burn = options.subtitles && options.subtitles.lines.length > 0 ? options.subtitles : null;
+  // Burned-in subtitles change the picture of every frame they show on: nothing can be copied.
+  if (options.smart && burn) options.onRenderPath?.({ path: "full", reason: "burned-in subtitles are drawn on the picture" });
+  else if (options.smart) {
     const smart = await smartRender(plan, style, output, probes, { ...options, chunked: chunks.length > 1, verifyDecode: options.verifySmart });
     if (!("reason" in smart)) {
       options.onRenderPath?.({ path: "smart", smart });
@@ -119,12 +125,23 @@ export async function renderPreview(segments: readonly EditSegment[], output: st
   const scratch = await mkdtemp(path.join(options.scratchParent ?? (chunks.length > 1 ? outputDir : os.tmpdir()), ".cutroom-render-"));
   try {
     const pass = passRunner(scratch, options, probes);
-    if (chunks.length <= 1) await pass(plan, style, "both", output, { from: 0, to: 1 });
-    else await renderInChunks(plan, chunks, style, output, scratch, pass, options);
+    if (chunks.length <= 1) await pass(plan, await withSubtitles(style, burn, plan, scratch, "subtitles.ass", 0), "both", output, { from: 0, to: 1 });
+    else await renderInChunks(plan, chunks, style, output, scratch, pass, options, burn);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
   return { ...result, path: "full" };
+}
+
+/** The style with the subtitles this pass shows (from `fromFrame`, the pass's frames) written to our own ASS file. */
+async function withSubtitles(style: GraphStyle, burn: BurnedSubtitles | null, plan: RenderPlan, scratch: string, name: string, fromFrame: number): Promise<GraphStyle> {
+  if (!burn) return style;
+  const frames = plan.segments.reduce((sum, s) => sum + s.frames, 0);
+  const lines = shiftLines(burn.lines, fromFrame / plan.fps, frames / plan.fps);
+  if (lines.length === 0) return style;
+  const file = path.join(scratch, name);
+  await writeFile(file, writeAss(lines, burn.style, plan.width, plan.height), "utf8");
+  return { ...style, subtitles: file };
 }
 
 type Pass = (plan: RenderPlan, style: GraphStyle, outputs: GraphOutputs, output: string, share: { from: number; to: number }) => Promise<void>;
@@ -171,7 +188,7 @@ const PICTURE_SHARE_OF_CHUNK = 0.85;
  * overlap-adds the sounds at their exact samples (so crossfades across chunk edges stay), then
  * enhances and encodes the sound once.
  */
-async function renderInChunks(plan: RenderPlan, chunks: readonly Chunk[], style: GraphStyle, output: string, scratch: string, pass: Pass, options: RenderOptions) {
+async function renderInChunks(plan: RenderPlan, chunks: readonly Chunk[], style: GraphStyle, output: string, scratch: string, pass: Pass, options: RenderOptions, burn: BurnedSubtitles | null) {
   const frames = plan.segments.reduce((sum, s) => sum + s.frames, 0);
   const total = plan.segments.reduce((sum, s) => sum + s.samples, 0);
   const soundStyle: GraphStyle = { ...style, audioFilters: [] };
@@ -184,7 +201,8 @@ async function renderInChunks(plan: RenderPlan, chunks: readonly Chunk[], style:
     const to = (CHUNKS_SHARE * (done + chunk.frames)) / frames;
     const middle = from + PICTURE_SHARE_OF_CHUNK * (to - from);
     const picture = `chunk-${n}.mp4`;
-    await pass(chunkPlan(plan, chunk), style, "video", path.join(scratch, picture), { from, to: middle });
+    const pictures = chunkPlan(plan, chunk);
+    await pass(pictures, await withSubtitles(style, burn, pictures, scratch, `subtitles-${n}.ass`, chunk.fromFrame), "video", path.join(scratch, picture), { from, to: middle });
     // An exact duration per file: the demuxer would otherwise take the container's, a little longer.
     list.push(`file '${picture}'`, `duration ${fixed(chunk.frames / plan.fps)}`);
     const sound = chunkSound(plan, chunk);

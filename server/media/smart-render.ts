@@ -333,6 +333,7 @@ const SHARES = { copy: [0, 0.1], encode: [0.1, 0.7], audio: [0.7, 0.9], join: [0
  */
 export async function smartRender(plan: RenderPlan, style: GraphStyle, output: string, probes: ReadonlyMap<string, MediaInfo>, options: SmartRenderOptions): Promise<SmartStats | { reason: string }> {
   if (style.watermark) return { reason: "the watermark covers every frame" };
+  if (style.subtitles) return { reason: "burned-in subtitles are drawn on the picture" };
   const files = [...new Set(plan.segments.filter((s) => s.kind === "video").map((s) => s.file))];
   const sources = new Map<string, SourceVideo | string>();
   await Promise.all(

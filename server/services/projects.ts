@@ -77,7 +77,9 @@ export function createProjects(deps: ProjectsDeps) {
   const { db } = deps;
 
   function settingsOf(row: ProjectRow): ProjectSettings {
-    return { ...DEFAULT_SETTINGS, ...(JSON.parse(row.settings) as Partial<ProjectSettings>) };
+    const stored = JSON.parse(row.settings) as Partial<ProjectSettings>;
+    // A project saved before a subtitle setting existed (shadow colour, embedded language) gets its default.
+    return { ...DEFAULT_SETTINGS, ...stored, font: { ...DEFAULT_SETTINGS.font, ...stored.font } };
   }
 
   function toProject(row: ProjectRow): Project {

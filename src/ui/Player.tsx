@@ -1,4 +1,5 @@
 import "media-chrome";
+import "media-chrome/menu";
 // media-chrome's own control labels, in the languages it ships (Italian falls back to English).
 import "media-chrome/lang/de";
 import "media-chrome/lang/es";
@@ -14,7 +15,7 @@ export interface PlayerProps {
   poster?: string;
   /** The <video>, for a view that seeks or plays it (the edit screen's reference player). */
   videoRef?: Ref<HTMLVideoElement>;
-  /** Subtitle tracks (WebVTT), with a captions button when there are any. */
+  /** Subtitle tracks (WebVTT), with a captions menu (off, or one of the tracks) when there are any. */
   tracks?: readonly { src: string; srclang: string; label: string; default?: boolean }[];
 }
 
@@ -30,13 +31,14 @@ export function Player({ src, label, poster, videoRef, tracks = [] }: PlayerProp
           ))}
         </video>
         <media-loading-indicator slot="centered-chrome" noautohide />
+        {tracks.length > 0 && <media-captions-menu hidden anchor="auto" />}
         <media-control-bar className="player-bar">
           <media-play-button />
           <media-time-range />
           <media-time-display showduration />
           <media-mute-button />
           <media-volume-range />
-          {tracks.length > 0 && <media-captions-button />}
+          {tracks.length > 0 && <media-captions-menu-button />}
           <media-fullscreen-button />
         </media-control-bar>
       </media-controller>

@@ -15,6 +15,8 @@ declare module "react" {
       "media-volume-range": MediaChromeElement;
       "media-fullscreen-button": MediaChromeElement;
       "media-captions-button": MediaChromeElement;
+      "media-captions-menu": MediaChromeElement & { anchor?: string };
+      "media-captions-menu-button": MediaChromeElement;
       "media-loading-indicator": MediaChromeElement & { noautohide?: boolean };
     }
   }

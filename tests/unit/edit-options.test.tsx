@@ -8,7 +8,7 @@ import { makeProject } from "./edit-fixtures";
 globalThis.CSS ??= {} as typeof CSS;
 CSS.escape ??= (value: string) => value.replace(/[^\w-]/g, (c) => `\\${c}`);
 
-const worker = vi.hoisted(() => ({ updateProjectSettings: vi.fn(async () => ({ ok: true as const, data: {} })) }));
+const worker = vi.hoisted(() => ({ updateProjectSettings: vi.fn(async () => ({ ok: true as const, data: {} })), refreshSubtitles: vi.fn(async () => ({ ok: true as const, data: { sets: 0 } })) }));
 vi.mock("../../src/worker", () => ({ worker }));
 const user = vi.hoisted(() => ({ current: { features: ["render_notifications"] } as { features: string[] } | null }));
 vi.mock("../../src/app/hooks", () => ({ useCurrentUser: () => user.current }));
@@ -65,6 +65,12 @@ describe("which options show (SPEC §5 Settings)", () => {
     expect(show({ render_subtitle: 0 }).subtitleStyle).toBe(false);
     expect(show({ render_subtitle: 1 }).subtitleStyle).toBe(true);
   });
+  it("shows the shadow colour only with subtitles and their drop shadow on", () => {
+    const font = makeProject().font;
+    expect(show({ render_subtitle: 1, font: { ...font, dropshadow: 1 } }).shadowColour).toBe(true);
+    expect(show({ render_subtitle: 1, font: { ...font, dropshadow: 0 } }).shadowColour).toBe(false);
+    expect(show({ render_subtitle: 0, font: { ...font, dropshadow: 1 } }).shadowColour).toBe(false);
+  });
   it("shows intro and outro music only with automatic music on", () => {
     expect(show({ autobgm: 0 }).introOutroMusic).toBe(false);
     expect(show({ autobgm: 1 }).introOutroMusic).toBe(true);
@@ -105,6 +111,9 @@ describe("the Options tab", () => {
     expect(toggle("Drop shadow")).toBeTruthy();
     expect(screen.getByRole("listbox", { name: "Text colour" }).querySelectorAll("[role=option]")).toHaveLength(10);
     expect(screen.getByRole("listbox", { name: "Border colour" })).toBeTruthy();
+    expect(screen.getByRole("listbox", { name: "Shadow colour" }).querySelectorAll("[role=option]")).toHaveLength(10);
+    // With no translation ready, the embedded language is the original one.
+    expect(screen.getByRole("button", { name: /Language of the subtitles in the video/ }).textContent).toContain("English (US) (original)");
     expect((toggle("Music in the intro") as HTMLInputElement).checked).toBe(true);
     expect((toggle("Music in the outro") as HTMLInputElement).checked).toBe(false);
   });
@@ -122,11 +131,22 @@ describe("the Options tab", () => {
     expect(toasts.visibleToasts.map((t) => t.content.title)).toContain("Settings updated");
   });
 
+  it("sends the shadow colour with the rest of the font, and hides it without the drop shadow", async () => {
+    const { unmount } = wrap(makeProject({ render_subtitle: 1 }));
+    fireEvent.click(within(screen.getByRole("listbox", { name: "Shadow colour" })).getByRole("option", { name: /Blue/ }));
+    await settle();
+    expect(worker.updateProjectSettings).toHaveBeenCalledWith(41, { font: { color: "#ffffff", border_color: "#000000", shadow_color: "#1e88e5", dropshadow: 1, locale: null } });
+    unmount();
+    const project = makeProject({ render_subtitle: 1 });
+    wrap({ ...project, font: { ...project.font, dropshadow: 0 } });
+    expect(screen.queryByRole("listbox", { name: "Shadow colour" })).toBeNull();
+  });
+
   it("sends the whole font when a subtitle colour is picked", async () => {
     wrap(makeProject({ render_subtitle: 1 }));
     fireEvent.click(within(screen.getByRole("listbox", { name: "Text colour" })).getByRole("option", { name: /Yellow/ }));
     await settle();
-    expect(worker.updateProjectSettings).toHaveBeenCalledWith(41, { font: { color: "#ffd400", border_color: "#000000", dropshadow: 1 } });
+    expect(worker.updateProjectSettings).toHaveBeenCalledWith(41, { font: { color: "#ffd400", border_color: "#000000", shadow_color: "#000000", dropshadow: 1, locale: null } });
   });
 
   it("says why a change failed", async () => {

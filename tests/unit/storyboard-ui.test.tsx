@@ -36,7 +36,7 @@ function project(over: Partial<Project> = {}): Project {
     autobgm: 0, bgm_id: null, autoduck: 0, audio_preprocessor: 0, video_preprocessor: 0, voice_booster: 0, autopunchin: 0, autocrop: 0,
     mute_videos: 0, render_subtitle: 0, export_subtitle: 0, smoothcuts: 0, autocutsilences: 1, render_notifications: 0,
     musicType: "bgmstandard", mediaAudio: "standard", intro_mode: "", outro_mode: "", intro_seconds: 0, outro_seconds: 0,
-    style: "video", audio_type: "speech", font: { color: "#fff", border_color: "#000", dropshadow: 0 }, aspect: "",
+    style: "video", audio_type: "speech", font: { color: "#fff", border_color: "#000", shadow_color: "#000", dropshadow: 0, locale: null }, aspect: "",
     ...over,
   };
 }

@@ -8,6 +8,9 @@ import { highlightsOf } from "../../domain/storyboard";
 import { renderPreview as renderEdit, type RenderResult } from "../../media/render";
 import { verifyOutput } from "../../media/verify";
 import { WATERMARK_LOGO } from "../../media/watermark";
+import type { BurnedSubtitles } from "../../media/burned-subtitles";
+import { DEFAULT_SETTINGS } from "../../domain/project-settings";
+import type { ProjectSettings } from "../../../api/projects";
 import { projectFolder, type AppliedFeatures } from "../../services/projects";
 import { projectSubtitleLines, trackKeyOf } from "../../services/subtitles";
 import { clipLines } from "../../speech/lines";
@@ -62,6 +65,8 @@ export async function renderProject(deps: StepDeps, project: ProjectRow, ctx: Jo
   await removeUnlinkedRenders(deps, project);
   // Issue 14: the edit's subtitles as this render plays them, written beside it (the players' track).
   const subtitleLines = await projectSubtitleLines(db, project.id);
+  // Issue 14: render_subtitle burns the lines into the final render (burned-subtitles.ts says why not a preview).
+  const burn = final ? await burnedSubtitles(deps, project, subtitleLines) : undefined;
   const key = `projects/${project.user_id}/${project.id}/${final ? "export" : "preview"}-${Date.now()}.mp4`;
   let rendered: RenderResult | undefined;
   const scratchParent = deps.tmpDir ? attemptDir(deps.tmpDir, ctx) : undefined;
@@ -78,6 +83,7 @@ export async function renderProject(deps: StepDeps, project: ProjectRow, ctx: Jo
       maxShortSide: size.maxShortSide,
       maxLongSide: size.maxLongSide,
       ...(final && finalOptions.watermark ? { watermark: WATERMARK_LOGO } : {}),
+      ...(burn ? { subtitles: burn } : {}),
       probes,
       signal: ctx.signal,
       onProgress: (f: number) => void progress(f),
@@ -114,6 +120,16 @@ export async function renderProject(deps: StepDeps, project: ProjectRow, ctx: Jo
   }
   await deps.onRenderDone?.(done, true);
   return done;
+}
+
+/** The lines to burn in, in the embedded language (the original when that set has none) and the Options' style. */
+async function burnedSubtitles({ db }: StepDeps, project: ProjectRow, original: TextLine[]): Promise<BurnedSubtitles | undefined> {
+  const settings = JSON.parse(project.settings) as Partial<ProjectSettings>;
+  if (!settings.render_subtitle) return undefined;
+  const font = { ...DEFAULT_SETTINGS.font, ...settings.font };
+  const translated = font.locale ? await projectSubtitleLines(db, project.id, font.locale) : [];
+  const lines = translated.length > 0 ? translated : original;
+  return lines.length > 0 ? { lines, style: font } : undefined;
 }
 
 async function shownSceneWithoutThumbnail({ db }: StepDeps, projectId: number): Promise<boolean> {

@@ -11,6 +11,8 @@ import { failureMessage } from "../errors";
 import { FOOTAGE_LEVEL_LABELS, MUSIC_LEVEL_LABELS } from "./messages";
 import { FOOTAGE_LEVELS, MUSIC_LEVELS, optionPatch, optionsVisibility, type OptionsValues } from "./options";
 import { SwatchPicker } from "./SwatchPicker";
+import { useReadyTranslations } from "../preview/subtitle-tracks";
+import { isSubtitleLanguage, languageName } from "../translate/languages";
 
 /** Sends a settings change; SPEC §8: the 'settings updated' toast (2.5 s), or why it failed. */
 export function useSaveSettings(projectId: number) {
@@ -24,6 +26,32 @@ export function useSaveSettings(projectId: number) {
 }
 
 const bit = (on: boolean) => (on ? 1 : 0) as 0 | 1;
+
+/**
+ * SPEC §3 Subtitles, embedded language: the lines the final render burns in — the original (spoken) ones or a
+ * ready translation (issue 14). A chosen translation no longer ready stays listed; the render then uses the original.
+ */
+function EmbeddedLanguage({ project, isDisabled, onChange }: { project: Project; isDisabled: boolean; onChange: (locale: ProjectSettings["font"]["locale"]) => void }) {
+  const { t, i18n } = useLingui();
+  const translations = useReadyTranslations(project, true);
+  const spoken = project.locale ? languageName(i18n, project.locale) : t`Spoken language`;
+  const locales = new Set(translations.map((s) => s.locale));
+  if (project.font.locale) locales.add(project.font.locale);
+  const options = [
+    { id: ORIGINAL, label: t`${spoken} (original)` },
+    ...[...locales].filter(isSubtitleLanguage).map((locale) => ({ id: locale, label: languageName(i18n, locale) })),
+  ];
+  return (
+    <Select<string>
+      label={t`Language of the subtitles in the video`}
+      value={project.font.locale ?? ORIGINAL}
+      onChange={(id) => onChange(id === ORIGINAL ? null : isSubtitleLanguage(id) ? id : null)}
+      isDisabled={isDisabled}
+      options={options}
+    />
+  );
+}
+const ORIGINAL = "original";
 
 /**
  * The Options tab (SPEC §2 Settings panel): every project setting, each change saved at once. A finished
@@ -136,6 +164,10 @@ export function OptionsPanel({ project }: { project: Project }) {
             <Switch isSelected={project.font.dropshadow === 1} onChange={(on) => setFont({ dropshadow: bit(on) })} isDisabled={locked}>
               <Trans>Drop shadow</Trans>
             </Switch>
+            {show.shadowColour && (
+              <SwatchPicker label={t`Shadow colour`} value={project.font.shadow_color} onChange={(shadow_color) => setFont({ shadow_color })} isDisabled={locked} />
+            )}
+            <EmbeddedLanguage project={project} isDisabled={locked} onChange={(locale) => setFont({ locale })} />
           </>
         )}
       </fieldset>

@@ -30,8 +30,10 @@ export interface OptionsVisibility {
   voiceBooster: boolean;
   /** Smooth cuts and auto-cut silences: only with export_subtitle on. */
   cutOptions: boolean;
-  /** Font colour, border colour and drop shadow: only with render_subtitle on. */
+  /** Font colour, border colour, drop shadow and embedded language: only with render_subtitle on. */
   subtitleStyle: boolean;
+  /** The shadow colour means something only with the drop shadow on. */
+  shadowColour: boolean;
   /** Intro and outro music: only with automatic music on. */
   introOutroMusic: boolean;
   /** Auto crop only means something once a size is chosen. */
@@ -45,6 +47,7 @@ export function optionsVisibility(s: OptionsValues): OptionsVisibility {
     voiceBooster: !!s.audio_preprocessor && !s.mute_videos,
     cutOptions: !!s.export_subtitle,
     subtitleStyle: !!s.render_subtitle,
+    shadowColour: !!s.render_subtitle && s.font.dropshadow === 1,
     introOutroMusic: !!s.autobgm,
     autocrop: s.aspect !== "",
     footageLevel: !s.mute_videos,
@@ -67,7 +70,7 @@ export function optionPatch<K extends keyof OptionsValues>(current: Pick<Project
   return patch;
 }
 
-/** SPEC §3 Subtitles: a palette of 10 swatches for the subtitle text and its border. */
+/** SPEC §3 Subtitles: a palette of 10 swatches for the subtitle text, its border and its shadow. */
 export const SUBTITLE_PALETTE = ["#ffffff", "#000000", "#ffd400", "#ff8a00", "#e53935", "#ec407a", "#8e24aa", "#1e88e5", "#00acc1", "#43a047"] as const;
 
 /** Background music levels in the interface's words (SPEC §9): low, medium, high, full, plus mute. */

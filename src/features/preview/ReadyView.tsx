@@ -13,17 +13,41 @@ import { DownloadButton } from "./DownloadButton";
 import { ShareButton } from "./ShareButton";
 import { SubtitlesNotice } from "./SubtitlesNotice";
 import { SubtitlesDownloadButton } from "./SubtitlesDownloadButton";
+import { useReadyTranslations, useTrackUrls } from "./subtitle-tracks";
+import { languageName } from "../translate/languages";
 
 /**
  * SPEC §2: the preview shows its subtitles when render_subtitle is set and the render is not final (issue 14: the
- * track the render job wrote beside the render, shown from the start).
+ * track the render job wrote beside the render, and one track per ready translation, chosen in the player's
+ * captions menu). The embedded language of Options (what the final render burns in) is shown from the start.
  */
-export function previewTracks(project: Project, i18n: I18n): { src: string; srclang: string; label: string; default: boolean }[] {
+export function previewTracks(
+  project: Project,
+  i18n: I18n,
+  translations: readonly { locale: string; src: string }[] = [],
+): { src: string; srclang: string; label: string; default: boolean }[] {
   if (!project.subtitles_track_url || !project.render_subtitle || project.final_render) return [];
   const locale = project.locale ?? "";
   const label = isMediaLanguage(locale) ? i18n._(MEDIA_LANGUAGE_NAMES[locale]) : i18n._(msg`Subtitles`);
-  return [{ src: project.subtitles_track_url, srclang: locale, label, default: true }];
+  const chosen = translations.some((tr) => tr.locale === project.font.locale) ? project.font.locale : null;
+  return [
+    { src: project.subtitles_track_url, srclang: locale, label, default: chosen === null },
+    ...translations.map((tr) => ({ src: tr.src, srclang: tr.locale, label: languageName(i18n, tr.locale), default: tr.locale === chosen })),
+  ];
 }
+
+/** The preview's tracks: the render's own and the ready translations' (made on this device from the mirror). */
+function usePreviewTracks(project: Project, i18n: I18n) {
+  const shows = !!project.subtitles_track_url && !!project.render_subtitle && !project.final_render;
+  const sets = useReadyTranslations(project, shows);
+  const urls = useTrackUrls(shows ? sets : NO_SETS);
+  return previewTracks(
+    project,
+    i18n,
+    [...urls].map(([locale, src]) => ({ locale, src })),
+  );
+}
+const NO_SETS: never[] = [];
 
 /**
  * Preview Ready / Render Ready: the player, what the edit did, Edit project (not when Render Ready, nor
@@ -34,11 +58,12 @@ export function ReadyView({ project, highlights, showEdit = true }: { project: P
   const { t, i18n } = useLingui();
   const user = useCurrentUser();
   const config = useConfig();
+  const tracks = usePreviewTracks(project, i18n);
   return (
     <div className="preview-layout">
       <div className="preview-player">
         {project.export_url ? (
-          <Player src={project.export_url} label={t`Preview of ${project.name}`} poster={project.thumbnailPath ?? undefined} tracks={previewTracks(project, i18n)} />
+          <Player src={project.export_url} label={t`Preview of ${project.name}`} poster={project.thumbnailPath ?? undefined} tracks={tracks} />
         ) : (
           <p className="empty-state">
             <Trans>The preview video is not available yet.</Trans>
