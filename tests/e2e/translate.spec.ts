@@ -19,6 +19,7 @@ function setPlan(email: string, plan: string) {
 
 const CORRECTED = "Welcome to our little talk";
 const SPANISH_EDIT = "Hola a todos, bienvenidos";
+const OFFLINE_EDIT = "Escrito sin conexión";
 
 test("a talk's lines are corrected on a card, translated into Spanish, edited there, kept after a reload and downloaded as WebVTT", async ({ page, request, baseURL }) => {
   test.setTimeout(300_000);
@@ -78,10 +79,22 @@ test("a talk's lines are corrected on a card, translated into Spanish, edited th
   await second.press("Escape");
   await expect(second).toHaveValue(before);
 
-  // After a reload the edit is still there (it reached the server).
+  // Offline, an edit is kept on this device and sent once the connection is back.
+  await page.context().setOffline(true);
+  const third = spanish.getByRole("textbox", { name: /^Line 3 / });
+  await third.fill(OFFLINE_EDIT);
+  await third.press("Enter");
+  await expect(third).toHaveAccessibleDescription(`${OFFLINE_EDIT.length}/35 characters · Saved on this device`);
+  await expect(page.getByRole("status").filter({ hasText: "1 edit waiting" })).toBeVisible();
+  await page.context().setOffline(false);
+  await expect(page.getByRole("status").filter({ hasText: "edit waiting" })).toHaveCount(0, { timeout: 30_000 });
+
+  // After a reload both edits are still there (they reached the server).
   await page.reload();
   await page.getByRole("button", { name: /^Spanish/ }).click();
-  await expect(page.getByRole("group", { name: /^Spanish/ }).getByRole("textbox", { name: /^Line 1 / })).toHaveValue(SPANISH_EDIT);
+  const reloaded = page.getByRole("group", { name: /^Spanish/ });
+  await expect(reloaded.getByRole("textbox", { name: /^Line 1 / })).toHaveValue(SPANISH_EDIT);
+  await expect(reloaded.getByRole("textbox", { name: /^Line 3 / })).toHaveValue(OFFLINE_EDIT);
 
   // The Spanish WebVTT has the edited line.
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("group", { name: /^Spanish/ }).getByRole("button", { name: "Download VTT" }).click()]);
@@ -90,5 +103,6 @@ test("a talk's lines are corrected on a card, translated into Spanish, edited th
   const vtt = fs.readFileSync(await download.path(), "utf8");
   expect(vtt).toMatch(/^WEBVTT\n/);
   expect(vtt).toContain(SPANISH_EDIT);
+  expect(vtt).toContain(OFFLINE_EDIT);
   expect(vtt).not.toContain(CORRECTED);
 });

@@ -46,7 +46,7 @@ export function SubtitleSetPanel({ set, language, online, onEditingChange }: Sub
           )}
           {set.status === "pending" && (
             <span className="badge subtitle-badge" data-status="pending">
-              <Trans>Translating…</Trans>
+              {set.original ? <Trans>Recognising speech…</Trans> : <Trans>Translating…</Trans>}
             </span>
           )}
           {set.status === "ready" && set.original === 0 && (
@@ -69,7 +69,11 @@ export function SubtitleSetPanel({ set, language, online, onEditingChange }: Sub
       <DisclosurePanel className="subtitle-set-panel">
         {set.status === "pending" && (
           <p className="notice notice-neutral" role="status">
-            <Trans>Translation takes 1 to 15 minutes. This page shows the lines when they are ready.</Trans>
+            {set.original ? (
+              <Trans>Speech recognition is still making the subtitle lines of this talk. They show here when they are ready.</Trans>
+            ) : (
+              <Trans>Translation takes 1 to 15 minutes. This page shows the lines when they are ready.</Trans>
+            )}
           </p>
         )}
         {set.status === "failed" && (
