@@ -1,7 +1,8 @@
 /**
  * GET /media/{id}/waveform (issue 14, trim and split dialogs) on a real processed talk: one peak per 1/50 s
  * of the file, loud where the fixture speaks and quiet in its gaps (tests/fixtures/talk.truth.json), the
- * analysis' silences beside them, computed once and kept beside the file, and nobody else's.
+ * analysis' silences beside them, measured once by the pipeline and kept beside the file (or on the first
+ * request for a file processed before), and nobody else's.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -37,6 +38,8 @@ const filesUnder = (dir: string): string[] =>
 
 describe("GET /media/{id}/waveform", () => {
   it("answers one peak per 1/50 s, loud in speech and quiet in the gaps, with the analysis' silences", async () => {
+    // The pipeline measured it while processing the file (its waveform step), before anyone asked.
+    expect(filesUnder(server.dataDir).filter((f) => f.endsWith(`/${mediaId}/waveform.json`))).toHaveLength(1);
     const api = jsonApi(() => base, () => token);
     const res = await api("GET", `/media/${mediaId}/waveform`);
     expect(res.status).toBe(200);
@@ -69,7 +72,7 @@ describe("GET /media/{id}/waveform", () => {
     expect(waveform.silences!.every((s) => s.end > s.start && s.start >= 0 && s.end <= waveform.duration + 0.05)).toBe(true);
   });
 
-  it("is computed once and kept beside the file: the stored copy answers the next call", async () => {
+  it("is measured once and kept beside the file: the stored copy answers the next call", async () => {
     const stored = filesUnder(server.dataDir).filter((f) => f.endsWith(`/${mediaId}/waveform.json`));
     expect(stored).toHaveLength(1);
     expect(filesUnder(path.dirname(stored[0]!)).some((f) => f.includes(".part."))).toBe(false);
@@ -80,6 +83,16 @@ describe("GET /media/{id}/waveform", () => {
     expect(again.status).toBe(200);
     expect(again.body.peaks[0]).toBe(0.999);
     expect(again.body.peaks.length).toBe(kept.peaks.length);
+  });
+
+  it("measures a file processed before the waveform step on its first request, and stores it", async () => {
+    const stored = filesUnder(server.dataDir).find((f) => f.endsWith(`/${mediaId}/waveform.json`))!;
+    fs.rmSync(stored);
+    const res = await jsonApi(() => base, () => token)("GET", `/media/${mediaId}/waveform`);
+    expect(res.status).toBe(200);
+    expect(res.body.peaks[0]).not.toBe(0.999);
+    expect(Math.abs(res.body.peaks.length - res.body.duration * 50)).toBeLessThanOrEqual(2);
+    expect(fs.existsSync(stored)).toBe(true);
   });
 
   it("is 404 for another user's file and for an unknown id, 401 without a token", async () => {
