@@ -55,13 +55,15 @@ test("a talk's lines are corrected on a card, translated into Spanish, edited th
   await expect(page.getByRole("option", { name: /^Japanese/ })).toHaveAttribute("aria-disabled", "true");
   await page.getByRole("option", { name: /^Spanish/ }).click();
   await page.getByRole("button", { name: "Translate", exact: true }).click();
+  // The new language opens at once and the page says how long a translation takes; then it is ready.
   const spanishTrigger = page.getByRole("button", { name: /^Spanish/ });
-  await expect(spanishTrigger).toBeVisible();
+  await expect(spanishTrigger).toHaveAttribute("aria-expanded", "true");
+  const spanish = page.getByRole("group", { name: /^Spanish/ });
+  await expect(page.getByText("Translation into Spanish started")).toBeVisible();
+  await expect(page.getByText("Translation takes 1 to 15 minutes.", { exact: true })).toBeVisible();
   await expect(spanishTrigger).toContainText("Ready", { timeout: 90_000 });
 
   // The Spanish lines, in Spanish; one is edited (Enter saves).
-  await spanishTrigger.click();
-  const spanish = page.getByRole("group", { name: /^Spanish/ });
   const first = spanish.getByRole("textbox", { name: /^Line 1 / });
   await expect(first).not.toHaveValue(CORRECTED);
   await expect(first).not.toHaveValue("");

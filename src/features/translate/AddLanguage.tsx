@@ -15,13 +15,15 @@ export interface AddLanguageProps {
   /** The languages not yet a set of the project (workers/subtitle-sets.ts languagesToAdd). */
   choices: TranslateOptions["options"];
   online: boolean;
+  /** The new set (pending), for the page to open it. */
+  onAdded: (setId: number) => void;
 }
 
 /**
  * "Add a language" (issue 14): every subtitle language of SPEC §9 the project does not have yet; those with no
  * engine here are listed but disabled, with why. Translate queues the translation (POST /projects/{id}/translate).
  */
-export function AddLanguage({ projectId, choices, online }: AddLanguageProps) {
+export function AddLanguage({ projectId, choices, online, onAdded }: AddLanguageProps) {
   const { t, i18n } = useLingui();
   const [locale, setLocale] = useState<SubtitleLanguage | null>(null);
   const [pending, setPending] = useState(false);
@@ -35,6 +37,7 @@ export function AddLanguage({ projectId, choices, online }: AddLanguageProps) {
     setPending(false);
     if (result.ok) {
       setLocale(null);
+      onAdded(result.data.id);
       const language = languageName(i18n, chosen);
       toast({ variant: "success", title: t`Translation into ${language} started`, description: t`Translation takes 1 to 15 minutes.` });
     } else toast({ variant: "danger", title: t`The translation did not start`, description: failureMessage(i18n, result.failure) });

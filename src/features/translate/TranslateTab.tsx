@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useRef, useState } from "react";
 import { useLiveQuery } from "dexie-react-hooks";
 import { Trans, useLingui } from "@lingui/react/macro";
-import { DisclosureGroup } from "react-aria-components";
+import { DisclosureGroup, type Key } from "react-aria-components";
 import type { Project } from "../../../api/projects";
 import type { SubtitleSet } from "../../../api/subtitles";
 import { usePolling } from "../../app/usePolling";
@@ -55,6 +55,10 @@ export function TranslateTab({ project }: { project: Project }) {
   const sets = useMemo(() => orderSets(stored), [stored]);
   const choices = useMemo(() => (options ? languagesToAdd(options.options, sets, options.source_locale) : []), [options, sets]);
   const original = sets.find((s) => s.original === 1);
+  // The original is open at first; a language just added opens to show its progress.
+  const [opened, setOpened] = useState<Set<Key> | null>(null);
+  const expandedKeys = opened ?? new Set<Key>(original ? [String(original.id)] : []);
+  const onAdded = (setId: number) => setOpened(new Set([...expandedKeys, String(setId)]));
 
   return (
     <div className="translate-tab">
@@ -85,13 +89,13 @@ export function TranslateTab({ project }: { project: Project }) {
         </p>
       )}
       {sets.length > 0 && (
-        <DisclosureGroup className="subtitle-sets" allowsMultipleExpanded defaultExpandedKeys={original ? [String(original.id)] : []}>
+        <DisclosureGroup className="subtitle-sets" allowsMultipleExpanded expandedKeys={expandedKeys} onExpandedChange={setOpened}>
           {sets.map((set) => (
             <SubtitleSetPanel key={set.id} set={set} language={languageName(i18n, set.locale)} online={online} onEditingChange={onEditingChange} />
           ))}
         </DisclosureGroup>
       )}
-      {options && options.source_locale !== null && original && <AddLanguage projectId={project.id} choices={choices} online={online} />}
+      {options && options.source_locale !== null && original && <AddLanguage projectId={project.id} choices={choices} online={online} onAdded={onAdded} />}
     </div>
   );
 }
