@@ -81,4 +81,27 @@ test("select two words of the transcript, press Delete, see the cut in the story
   await expect(list.getByRole("option", { name: /^Cut:/ })).toHaveCount(0, { timeout: 20_000 });
   await expect(options).toHaveCount(listed.length);
   await expect.poll(async () => (await scenesOf()).map((s) => [s.id, s.visibility, s.trim_start, s.trim_end])).toEqual(before.map((s) => [s.id, s.visibility, s.trim_start, s.trim_end]));
+
+  // Offline: a cut inside a scene waits for the connection and says so; all the words of one scene are cut
+  // offline (a hide, kept on the device), and sent when the connection is back.
+  await page.context().setOffline(true);
+  await options.nth(1).click();
+  await options.nth(2).click({ modifiers: ["Shift"] });
+  await expect(page.getByText("Cutting inside a scene needs a connection. Whole scenes can be cut offline.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Cut", exact: true })).toBeDisabled();
+  const target = listed[0]!.s.id;
+  const ofTarget = listed.flatMap((entry, i) => (entry.s.id === target ? [i] : []));
+  await options.nth(ofTarget[0]!).click();
+  await options.nth(ofTarget[ofTarget.length - 1]!).click({ modifiers: ["Shift"] });
+  await expect(page.getByText("Cutting inside a scene needs a connection.")).toHaveCount(0);
+  await page.keyboard.press("Delete");
+  await expect(page.getByText("Saved on this device")).toBeVisible();
+  await expect(list.getByRole("option", { name: /^Cut:/ })).toHaveCount(1);
+  await page.context().setOffline(false);
+  await expect.poll(async () => (await scenesOf()).find((s) => s.id === target)!.visibility, { timeout: 30_000 }).toBe(0);
+
+  // 360 px wide: the words wrap, nothing runs off the side.
+  await page.setViewportSize({ width: 360, height: 740 });
+  await expect(list).toBeVisible();
+  expect(await list.evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= 360)).toBe(true);
 });

@@ -28,7 +28,7 @@ import { StoryboardToolbar } from "./StoryboardToolbar";
 import { notifySceneEdit, TextLinesEditor, volumeUnavailable } from "./tools";
 import { useOnline } from "./useOnline";
 import { useStoryboardData } from "./useStoryboardData";
-import { StoryboardViews, TranscriptView, type StoryboardViewName } from "./TranscriptView";
+import { StoryboardViews, TranscriptView, useStoryboardView } from "./TranscriptView";
 import "./storyboard.css";
 
 /** The Storyboard tab of the project edit screen (SPEC §2 Storyboard). */
@@ -98,7 +98,7 @@ function StoryboardView({ project, scenes, scenesLoaded, loading, loadFailed, lo
   const [helpOpen, setHelpOpen] = useState(false);
   const [clipsOpen, setClipsOpen] = useState(false);
   // Issue 14: the scenes, or the transcript of the shown scenes.
-  const [view, setView] = useState<StoryboardViewName>("scenes");
+  const [view, setView] = useStoryboardView(project.id);
 
   const shown = useMemo(() => shownScenes(scenes, hideRemoved), [scenes, hideRemoved]);
   const merges = useMemo(() => mergeAfter(scenes, shown, hideRemoved), [scenes, shown, hideRemoved]);

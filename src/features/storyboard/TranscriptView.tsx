@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
-import { ListBox, ListBoxItem, ToggleButton, ToggleButtonGroup, type Selection } from "react-aria-components";
+import { ListBox, ListBoxItem, ToggleButton, ToggleButtonGroup, type Key, type Selection } from "react-aria-components";
 import type { Project } from "../../../api/projects";
 import type { Scene } from "../../../api/scenes";
 import type { Result } from "../../../workers/status";
@@ -22,7 +22,7 @@ export interface TranscriptViewProps {
   online: boolean;
 }
 
-const NOTHING: ReadonlySet<string> = new Set();
+const NOTHING: ReadonlySet<Key> = new Set();
 
 /**
  * Issue 14, edit by transcript: the words of the shown scenes in order. Select words (drag, shift+click, or the
@@ -36,10 +36,11 @@ export function TranscriptView({ project, scenes, readOnly, online }: Transcript
   const words = useProjectWords(project.id);
   const items = useMemo(() => transcriptItems(scenes, words.byMedia), [scenes, words.byMedia]);
   const index = useMemo(() => new Map(items.map((item, i) => [item.id, i])), [items]);
-  const [selection, setSelection] = useState<ReadonlySet<string>>(NOTHING);
+  // RAC's own selection object is kept as it is: it carries the anchor that shift+click and shift+arrows extend from.
+  const [selection, setSelection] = useState<ReadonlySet<Key>>(NOTHING);
   const [pending, setPending] = useState(false);
   // Only what is still in the transcript counts as selected.
-  const selected = useMemo(() => new Set([...selection].filter((id) => index.has(id))), [selection, index]);
+  const selected = useMemo(() => new Set([...selection].map(String).filter((id) => index.has(id))), [selection, index]);
   const selectedWords = items.filter((item) => item.kind === "word" && selected.has(item.id));
   const selectedCuts = items.filter((item): item is Extract<TranscriptItem, { kind: "cut" }> => item.kind === "cut" && selected.has(item.id));
   const cuts = useMemo(() => cutsOf(scenes, items, selected), [scenes, items, selected]);
@@ -141,8 +142,8 @@ export function TranscriptView({ project, scenes, readOnly, online }: Transcript
           layout="grid"
           selectionMode="multiple"
           selectionBehavior="replace"
-          selectedKeys={selected}
-          onSelectionChange={(keys: Selection) => setSelection(keys === "all" ? new Set(items.map((i) => i.id)) : new Set([...keys].map(String)))}
+          selectedKeys={selection}
+          onSelectionChange={(keys: Selection) => setSelection(keys === "all" ? new Set(items.map((i) => i.id)) : keys)}
           onAction={(key) => {
             const item = items[index.get(String(key)) ?? -1];
             if (item?.kind === "word") player.seek(item.rawStart);
@@ -208,4 +209,29 @@ export function StoryboardViews({ view, onViewChange }: { view: StoryboardViewNa
       </ToggleButton>
     </ToggleButtonGroup>
   );
+}
+
+const viewKey = (projectId: number) => `cutroom:storyboard-view:${projectId}`;
+
+/** The view chosen for a project's storyboard, kept for the session (the edit screen re-mounts the tab when its layout changes). */
+export function useStoryboardView(projectId: number): [StoryboardViewName, (view: StoryboardViewName) => void] {
+  const [view, setView] = useState<StoryboardViewName>(() => {
+    try {
+      return sessionStorage.getItem(viewKey(projectId)) === "transcript" ? "transcript" : "scenes";
+    } catch {
+      return "scenes";
+    }
+  });
+  const choose = useCallback(
+    (next: StoryboardViewName) => {
+      setView(next);
+      try {
+        sessionStorage.setItem(viewKey(projectId), next);
+      } catch {
+        // Storage refused (private mode): the choice lasts as long as the tab is shown.
+      }
+    },
+    [projectId],
+  );
+  return [view, choose];
 }

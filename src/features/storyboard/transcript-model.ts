@@ -50,7 +50,7 @@ export function selectedRuns(items: readonly TranscriptItem[], selected: Readonl
 /**
  * What deleting the selected words cuts, scene by scene: in a scene, from the first selected word's start to
  * the last one's end; where a run goes on into the next scene, to the scene's edge (the pause between goes
- * too), and shown scenes wholly inside a run (words or not) are cut whole.
+ * too), and shown scenes wholly inside a run (words or not), or all of whose words are chosen, are cut whole.
  */
 export function cutsOf(scenes: readonly Scene[], items: readonly TranscriptItem[], selected: ReadonlySet<string>): WordCut[] {
   const cuts: WordCut[] = [];
@@ -64,8 +64,10 @@ export function cutsOf(scenes: readonly Scene[], items: readonly TranscriptItem[
       const scene = scenes[i]!;
       if (scene.visibility !== 1) continue;
       const mine = run.filter((w) => w.sceneId === scene.id);
-      const start = i === from ? mine[0]!.word.start : scene.trim_start;
-      const end = i === to ? mine[mine.length - 1]!.word.end : scene.trim_end;
+      // Every word of the scene chosen: the whole scene goes (a hide), its pauses with it.
+      const all = mine.length > 0 && mine.length === items.filter((item) => item.kind === "word" && item.sceneId === scene.id).length;
+      const start = i === from && !all ? mine[0]!.word.start : scene.trim_start;
+      const end = i === to && !all ? mine[mine.length - 1]!.word.end : scene.trim_end;
       cuts.push({ sceneId: scene.id, from: start, to: end });
     }
   }
