@@ -97,9 +97,18 @@ describe("library projects", () => {
     expect(stillScenes[0].trim_end - stillScenes[0].trim_start).toBe(4);
     expect(still.raw_preview_render).toBe(1);
 
-    // Library projects are never queued as projects, and minutes are charged once per upload.
-    const projectJobs = await server.db.selectFrom("jobs").select("id").where("type", "!=", "ingest-media").execute();
+    // Library projects are never queued as projects (only the spoken uploads' words are recognised after them,
+    // issue 14), and minutes are charged once per upload.
+    const projectJobs = await server.db.selectFrom("jobs").select("id").where("type", "not in", ["ingest-media", "transcribe"]).execute();
     expect(projectJobs).toEqual([]);
+    const transcribeJobs = await server.db.selectFrom("jobs").select("group_key").where("type", "=", "transcribe").execute();
+    for (const job of transcribeJobs) expect([`project:${added.talk.projectId}`, `project:${added.voice.projectId}`]).toContain(job.group_key);
+    // The spoken upload's words are recognised after its item is ready; speech recognition is off here, and it says so.
+    const talkSubtitles = await waitFor(async () => {
+      const { body } = await api("GET", `/projects/${added.talk.projectId}`);
+      return body.subtitles_pending === 0 ? body : undefined;
+    });
+    expect(talkSubtitles.subtitles_unavailable).toEqual({ reason: "speech_off", language: "en-US" });
     const quotasAfter = (await api("GET", "/user/quotas")).body;
     expect(quotasBefore.processingMinutes - quotasAfter.processingMinutes).toBeCloseTo((18.765 + 3.5) / 60, 2);
     // Storage counts each file once: the library project adds no bytes.
