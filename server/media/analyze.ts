@@ -45,8 +45,12 @@ export interface AnalysisSettings {
   cleanRangeDb: number;
   /** Extra tail kept per dB the range falls short of `cleanRangeDb`: a noisier room hides more of each word's fade. */
   maskedTailSecondsPerDb: number;
+  /** A word's fade below this (dBFS) is inaudible anyway: a room whose floor is near it masks nothing worth keeping. */
+  inaudibleDb: number;
   /** The tail padding never grows beyond this. */
   maxPaddingAfterSeconds: number;
+  /** Sound below this (Hz) is filtered out before levels are measured: the rumble of fans, traffic and handling, which masks no consonant; voices keep their harmonics above it. */
+  highpassHz: number;
   /** Frames at or below this are digital silence: never speech and never part of the floor estimate. */
   digitalSilenceDb: number;
   /** Below this floor-to-speech range the recording is one uniform level: there is nothing to tell apart. */
@@ -55,7 +59,7 @@ export interface AnalysisSettings {
   uniformSilenceBelowDb: number;
 }
 
-/** Tuned with `npm run bench:pipeline` (10-min talk in a −60 and a −38 dBFS room) and the fixtures. */
+/** Tuned with `npm run bench:pipeline` (10-min talk in a −60 and a −38 dBFS room, and six other talks: voices, speeds, white/pink/brown rooms, reverberation) and the fixtures. */
 export const DEFAULT_ANALYSIS_SETTINGS: Readonly<AnalysisSettings> = Object.freeze({
   frameSeconds: 0.01,
   floorPercentile: 10,
@@ -68,11 +72,13 @@ export const DEFAULT_ANALYSIS_SETTINGS: Readonly<AnalysisSettings> = Object.free
   minCutSeconds: 0.1,
   minSpeechSeconds: 0.05,
   smoothingSeconds: 0.05,
-  paddingBeforeSeconds: 0.05,
-  paddingAfterSeconds: 0.12,
+  paddingBeforeSeconds: 0.03,
+  paddingAfterSeconds: 0.1,
   cleanRangeDb: 40,
-  maskedTailSecondsPerDb: 1 / 150,
+  maskedTailSecondsPerDb: 1 / 130,
   maxPaddingAfterSeconds: 0.3,
+  inaudibleDb: -72,
+  highpassHz: 200,
   digitalSilenceDb: -90,
   minDynamicRangeDb: 6,
   uniformSilenceBelowDb: -60,
@@ -134,9 +140,14 @@ export function detectSpeech(
   const speechRuns = bridged.filter(([a, b]) => b - a >= secondsToFrames(s.minSpeechSeconds, s));
   const paddingAfter = Math.min(
     s.maxPaddingAfterSeconds,
-    s.paddingAfterSeconds + Math.max(0, s.cleanRangeDb - range) * s.maskedTailSecondsPerDb,
+    s.paddingAfterSeconds + Math.max(0, Math.min(s.cleanRangeDb - range, floor - s.inaudibleDb)) * s.maskedTailSecondsPerDb,
   );
-  const speech = padRuns(speechRuns, { before: s.paddingBeforeSeconds, after: paddingAfter, minCut: s.minCutSeconds }, s.frameSeconds, duration);
+  const speech = padRuns(
+    speechRuns,
+    { before: s.paddingBeforeSeconds, after: paddingAfter, minCut: s.minCutSeconds },
+    s.frameSeconds,
+    duration,
+  );
   return { noiseFloorDb: round(floor), speech, silences: complement(speech, duration), duration: round(duration) };
 }
 
@@ -368,7 +379,7 @@ export async function measureLevels(
       // -flush_packets 0: write the pipe in full buffers, not one tiny write per audio frame.
       outputOptions: [
         "-map", "0:a:0", "-vn", "-sn", "-dn", "-ac", "1",
-        "-af", `aresample=${ANALYSIS_SAMPLE_RATE}:filter_size=${RESAMPLER_FILTER_SIZE}`,
+        "-af", `aresample=${ANALYSIS_SAMPLE_RATE}:filter_size=${RESAMPLER_FILTER_SIZE},highpass=f=${options.settings?.highpassHz ?? DEFAULT_ANALYSIS_SETTINGS.highpassHz}`,
         "-c:a", "pcm_s16le", "-flush_packets", "0", "-f", "s16le",
       ],
       output: "-",

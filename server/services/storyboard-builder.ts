@@ -2,7 +2,8 @@ import type { Db } from "../db";
 import type { MediaRow } from "../db/media";
 import { updateProject, type ProjectRow } from "../db/projects";
 import { replaceScenes } from "../db/scenes";
-import { buildScenes, highlightsOf, IMAGE_SCENE_SECONDS, type MediaForScenes } from "../domain/storyboard";
+import { buildScenes, highlightsOf, IMAGE_SCENE_SECONDS, type MediaForScenes, type SceneDraft } from "../domain/storyboard";
+import { fillerPieces, wordSafeSpans, type WordTiming } from "../domain/word-safe";
 import { nearestThumbnail } from "../media/thumbnails";
 import type { SilenceAnalysis } from "../media/analyze";
 import { linesForScenes } from "../speech/lines";
@@ -28,10 +29,12 @@ export async function buildStoryboard(db: Db, project: ProjectRow, ready: readon
     offset += m.kind === "image" ? IMAGE_SCENE_SECONDS : m.duration_seconds;
     return entry;
   });
-  const drafts = buildScenes(forScenes, autoCut);
+  const transcripts = new Map(ready.map((m) => [m.id, storedTranscript(m)]));
+  const removeFillers = !!(JSON.parse(project.settings) as { removefillers?: number }).removefillers;
+  // Issue 14: where words are known, no scene starts or ends inside one; fillers become hidden, restorable pieces.
+  const drafts = respectWords(buildScenes(forScenes, autoCut), (id) => transcripts.get(id)?.words, new Map(ready.map((m) => [m.id, m.duration_seconds])), removeFillers);
   const thumbsOf = new Map(ready.map((m) => [m.id, m.analysis ? (JSON.parse(m.analysis) as StoredAnalysis).thumbnails : []]));
   // Issue 14: each scene's subtitle lines from its file's recognised words, clipped to the scene.
-  const transcripts = new Map(ready.map((m) => [m.id, storedTranscript(m)]));
   const linesOf = drafts.map((d) => {
     const transcript = transcripts.get(d.mediaFileId);
     return transcript ? linesForScenes(transcript.words, [{ start: d.start, end: d.end }])[0]! : [];
@@ -51,7 +54,7 @@ export async function buildStoryboard(db: Db, project: ProjectRow, ready: readon
         media_file_id: d.mediaFileId,
         order: d.order,
         type: "default",
-        visibility: 1,
+        visibility: d.hidden ? 0 : 1,
         start: d.start,
         end: d.end,
         trim_start: d.trimStart,
@@ -69,7 +72,7 @@ export async function buildStoryboard(db: Db, project: ProjectRow, ready: readon
       };
     }),
   );
-  const highlights = highlightsOf(forScenes, drafts);
+  const highlights = highlightsOf(forScenes, drafts.filter((d) => !d.hidden));
   return updateProject(db, projectId, {
     scenes_count: drafts.length,
     removed_length: highlights.removedLength,
@@ -79,4 +82,48 @@ export async function buildStoryboard(db: Db, project: ProjectRow, ready: readon
     thumbnail_key: ready.find((m) => m.thumbnail_key)?.thumbnail_key ?? null,
     raw_preview_key: ready.length === 1 ? ready[0]!.proxy_key : ready.find((m) => m.proxy_key)?.proxy_key ?? null,
   });
+}
+
+const round = (t: number) => Math.round(t * 1000) / 1000;
+
+/**
+ * The first storyboard's scenes made word-safe (server/domain/word-safe.ts) for every file whose words are
+ * known, and, when asked, each filler cut out as a hidden piece between shown ones (restore shows it).
+ */
+export function respectWords(
+  drafts: readonly SceneDraft[],
+  wordsOf: (mediaFileId: number) => readonly WordTiming[] | undefined,
+  durations: ReadonlyMap<number, number>,
+  removeFillers: boolean,
+): (SceneDraft & { hidden?: boolean })[] {
+  const byFile = new Map<number, SceneDraft[]>();
+  for (const d of drafts) byFile.set(d.mediaFileId, [...(byFile.get(d.mediaFileId) ?? []), d]);
+  const safe = new Map<SceneDraft, { start: number; end: number }>();
+  for (const [id, own] of byFile) {
+    const words = wordsOf(id);
+    if (!words?.length) continue;
+    const spans = wordSafeSpans(own.map((d) => ({ start: d.start, end: d.end })), words, durations.get(id) ?? Infinity);
+    own.forEach((d, i) => safe.set(d, spans[i]!));
+  }
+  const out: (SceneDraft & { hidden?: boolean })[] = [];
+  for (const d of drafts) {
+    const offset = d.trimStartRaw - d.trimStart;
+    const span = safe.get(d) ?? { start: d.start, end: d.end };
+    const words = wordsOf(d.mediaFileId);
+    const pieces = removeFillers && words?.length ? fillerPieces(span, words) : [{ ...span, shown: true }];
+    for (const piece of pieces) {
+      out.push({
+        mediaFileId: d.mediaFileId,
+        order: out.length + 1,
+        start: piece.start,
+        end: piece.end,
+        trimStart: piece.start,
+        trimEnd: piece.end,
+        trimStartRaw: round(piece.start + offset),
+        trimEndRaw: round(piece.end + offset),
+        ...(piece.shown ? {} : { hidden: true }),
+      });
+    }
+  }
+  return out;
 }

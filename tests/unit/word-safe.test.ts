@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { fillerPieces, wordSafeSpan, wordSafeSpans, wordSafeTrimUpdates } from "../../server/domain/word-safe";
+import { respectWords } from "../../server/services/storyboard-builder";
+
+const words = [
+  { start: 1.0, end: 1.4 },
+  { start: 1.5, end: 2.0 },
+  { start: 3.0, end: 3.3, filler: true },
+  { start: 3.35, end: 3.9 },
+  { start: 5.0, end: 5.6 },
+];
+
+describe("word-safe margins", () => {
+  it("moves a start or end inside a word out to the word's edge, keeping the word whole", () => {
+    expect(wordSafeSpan({ start: 1.2, end: 1.8 }, words, { start: 0, end: 10 })).toEqual({ start: 1.0, end: 2.0 });
+  });
+
+  it("leaves a span whose edges are between words alone (padding may be short, no word is clipped)", () => {
+    expect(wordSafeSpan({ start: 1.45, end: 2.1 }, words, { start: 0, end: 10 })).toEqual({ start: 1.45, end: 2.1 });
+  });
+
+  it("gives the word to the neighbour instead of overlapping it", () => {
+    // the previous scene ends at 1.1, inside the first word: this one starts after that word
+    expect(wordSafeSpan({ start: 1.2, end: 2.0 }, words, { start: 1.1, end: 10 })).toEqual({ start: 1.4, end: 2.0 });
+  });
+
+  it("keeps a file's stretches apart and in order", () => {
+    const spans = wordSafeSpans([{ start: 0.9, end: 1.2 }, { start: 1.2, end: 2.05 }], words, 10);
+    expect(spans).toEqual([{ start: 0.9, end: 1.0 }, { start: 1.0, end: 2.05 }]);
+    expect(spans.every((s) => words.every((w) => !(w.start < s.start && s.start < w.end) && !(w.start < s.end && s.end < w.end)))).toBe(true);
+  });
+
+  it("adjusts only scenes nobody trimmed when words arrive later", () => {
+    const scenes = [
+      { id: 1, mediaFileId: 9, start: 0.5, end: 2.5, trimStart: 1.2, trimEnd: 1.8, trimStartDefault: 1.2, trimEndDefault: 1.8 },
+      { id: 2, mediaFileId: 9, start: 2.5, end: 6, trimStart: 3.1, trimEnd: 5.3, trimStartDefault: 2.9, trimEndDefault: 5.3 },
+      { id: 3, mediaFileId: 9, start: 4.5, end: 6, trimStart: 4.8, trimEnd: 5.7, trimStartDefault: 4.8, trimEndDefault: 5.7 },
+    ];
+    expect(wordSafeTrimUpdates(scenes, () => words)).toEqual([{ id: 1, start: 1.0, end: 2.0 }]);
+  });
+});
+
+describe("filler cuts", () => {
+  it("cuts a filler out as a hidden piece between two shown ones whose edges meet", () => {
+    const pieces = fillerPieces({ start: 0.9, end: 4.0 }, words);
+    expect(pieces).toEqual([
+      { start: 0.9, end: 3.0, shown: true },
+      { start: 3.0, end: 3.35, shown: false },
+      { start: 3.35, end: 4.0, shown: true },
+    ]);
+  });
+
+  it("keeps a scene without fillers whole", () => {
+    expect(fillerPieces({ start: 4.5, end: 6 }, words)).toEqual([{ start: 4.5, end: 6, shown: true }]);
+  });
+
+  it("hides the whole scene when it is only the filler", () => {
+    expect(fillerPieces({ start: 2.98, end: 3.33 }, words)).toEqual([{ start: 2.98, end: 3.33, shown: false }]);
+  });
+
+  it("builds storyboard drafts with the filler hidden only when asked, raw times following", () => {
+    const draft = { mediaFileId: 4, order: 1, start: 0.9, end: 4.0, trimStart: 0.9, trimEnd: 4.0, trimStartRaw: 10.9, trimEndRaw: 14.0 };
+    const on = respectWords([draft], () => words, new Map([[4, 10]]), true);
+    expect(on.map((d) => [d.start, d.end, !!d.hidden, d.order])).toEqual([[0.9, 3.0, false, 1], [3.0, 3.35, true, 2], [3.35, 4.0, false, 3]]);
+    expect(on[1]).toMatchObject({ trimStartRaw: 13.0, trimEndRaw: 13.35 });
+    const off = respectWords([draft], () => words, new Map([[4, 10]]), false);
+    expect(off).toEqual([draft]);
+  });
+});
