@@ -50,6 +50,9 @@ export function HelpDialog({ isOpen, onOpenChange }: { isOpen: boolean; onOpenCh
           <li>
             <Trans><strong>Add</strong> inserts scenes from your library at that point; <strong>Merge with next</strong> joins two scenes that follow each other in the same file.</Trans>
           </li>
+          <li>
+            <Trans><strong>Transcript</strong> lists the words spoken in the shown scenes: select words and press Delete to cut them (the cut becomes a removed part of its scene); select a cut and press Restore to bring it back.</Trans>
+          </li>
         </ul>
         <h3>
           <Trans>Switches</Trans>
