@@ -108,6 +108,31 @@ test("the trim dialog shows the waveform and words; a dragged marker snaps to a 
   await expect(dialog).toBeHidden();
   await expect.poll(async () => (await api.scenes(projectId)).find((s) => s.id === scene.id).trim_start).toBeCloseTo(round(free + 0.01 - 0.25), 2);
 
+  // Offline, the dialog still has the waveform (kept on the device) and its markers still move.
+  await page.context().setOffline(true);
+  await page.getByRole("button", { name: `More actions for scene ${scene.order}` }).click();
+  await page.getByRole("menu", { name: `Actions for scene ${scene.order}` }).getByRole("menuitem", { name: "Trim" }).click();
+  await expect(dialog.locator(".wave-peaks rect").first()).toBeVisible();
+  await dialog.getByRole("slider", { name: /End marker/ }).focus();
+  const end = dialog.getByRole("textbox", { name: "End (seconds)" });
+  const endBefore = Number(await end.inputValue());
+  await page.keyboard.press("Shift+ArrowLeft");
+  await expect(end).toHaveValue(seconds(round(endBefore - 0.25)));
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  await page.context().setOffline(false);
+
+  // The scissors show where the cut falls on the waveform of a scene with two lines or more, and play from there.
+  const lined = scenes.find((s) => s.visibility === 1 && s.text.length >= 2);
+  expect(lined, "a scene with two caption lines").toBeTruthy();
+  await page.getByRole("button", { name: `More actions for scene ${lined!.order}` }).click();
+  await page.getByRole("menu", { name: `Actions for scene ${lined!.order}` }).getByRole("menuitem", { name: /Split by text line/ }).click();
+  const scissors = page.getByRole("dialog", { name: `Split scene ${lined!.order} by text line` });
+  await expect(scissors.locator(".wave-peaks rect").first()).toBeVisible();
+  await expect(scissors.locator(".wave-cut")).toBeVisible();
+  await expect(scissors.getByRole("button", { name: "Play from the cut" })).toBeVisible();
+  await scissors.getByRole("button", { name: "Cancel" }).click();
+
   // On a 360 px wide phone: the waveform, the words and both markers fit on the screen.
   await page.setViewportSize({ width: 360, height: 740 });
   await page.getByRole("button", { name: `More actions for scene ${scene.order}` }).click();
