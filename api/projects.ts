@@ -32,6 +32,8 @@ export const ProjectSettings = z.object({
   export_subtitle: z.union([z.literal(0), z.literal(1)]),
   smoothcuts: z.union([z.literal(0), z.literal(1)]),
   autocutsilences: z.union([z.literal(0), z.literal(1)]),
+  /** Issue 14: filler words the speech engine reports ("um", "uh"…) become hidden, restorable cuts when the storyboard is made. */
+  removefillers: z.union([z.literal(0), z.literal(1)]).optional(),
   render_notifications: z.union([z.literal(0), z.literal(1)]),
   musicType: z.enum(["bgmmute", "bgmlow", "bgmstandard", "bgmloud", "mainmusic"]),
   mediaAudio: z.enum(["mute", "low", "standard", "loud", "extraloud"]),
@@ -187,6 +189,7 @@ export const ProjectUpdateBody = ProjectSettings.partial().extend({
 export const RecreateStoryboardBody = z.object({
   autocutsilences: z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v): 0 | 1 => (v ? 1 : 0)),
   smoothcuts: z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v): 0 | 1 => (v ? 1 : 0)),
+  removefillers: z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v): 0 | 1 => (v ? 1 : 0)).optional(),
 });
 export const ResetVolumesQuery = z.object({ autoduck: z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1") });
 

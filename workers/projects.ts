@@ -13,6 +13,8 @@ export type ProjectPatch = Partial<ProjectSettings> & { name?: string };
 export interface RecreateOptions {
   autocutsilences: 0 | 1;
   smoothcuts: 0 | 1;
+  /** Issue 14: filler words cut out as hidden, restorable scenes. */
+  removefillers?: 0 | 1;
 }
 
 /** Reloads a project's scenes into the mirror (the scene actions' loader, shared so loads never overlap). */

@@ -15,6 +15,7 @@ export const DEFAULT_SETTINGS: ProjectSettings = {
   export_subtitle: 0,
   smoothcuts: 1,
   autocutsilences: 1,
+  removefillers: 0,
   render_notifications: 1,
   musicType: "bgmstandard",
   mediaAudio: "standard",

@@ -400,7 +400,7 @@ export function createProjects(deps: ProjectsDeps) {
     mediaOf: (projectId: number) => projectMedia(db, projectId),
 
     /** "Reset" and "recreate storyboard": scenes again from the analysis, with these options. */
-    async recreateStoryboard(userId: number, id: number, options: { autocutsilences: 0 | 1; smoothcuts: 0 | 1 }) {
+    async recreateStoryboard(userId: number, id: number, options: { autocutsilences: 0 | 1; smoothcuts: 0 | 1; removefillers?: 0 | 1 }) {
       const row = await mustFind(userId, id);
       notLibrary(row);
       if (row.deleted_at) throw notFound("No such project");
@@ -408,7 +408,12 @@ export function createProjects(deps: ProjectsDeps) {
       mustNotBeFinished(row);
       const media = await projectMedia(db, id);
       if (media.some((m) => m.status !== "ready")) throw new DomainError("media_not_ready", "This file is still being processed");
-      const settings = { ...settingsOf(row), autocutsilences: options.autocutsilences, smoothcuts: options.smoothcuts };
+      const settings = {
+        ...settingsOf(row),
+        autocutsilences: options.autocutsilences,
+        smoothcuts: options.smoothcuts,
+        ...(options.removefillers === undefined ? {} : { removefillers: options.removefillers }),
+      };
       const updated = await updateProject(db, id, { settings: JSON.stringify(settings), needs_render: 1 });
       return toProject(await buildStoryboard(db, updated, media, !!options.autocutsilences));
     },

@@ -116,6 +116,9 @@ export function OptionsPanel({ project }: { project: Project }) {
             <Switch {...toggle("autocutsilences")} description={t`Removes silences and adds jump cuts; applies when the storyboard is recreated`}>
               <Trans>Auto-cut silences</Trans>
             </Switch>
+            <Switch isSelected={project.removefillers === 1} isDisabled={locked} onChange={(on) => void (!locked && save({ removefillers: bit(on) }))} description={t`Cuts out the "um" and "uh" the speech recognition hears, as hidden scenes you can restore; applies when the storyboard is recreated`}>
+              <Trans>Remove filler words</Trans>
+            </Switch>
             <Switch {...toggle("smoothcuts")} description={t`Softens the sound at each cut`}>
               <Trans>Smooth cuts</Trans>
             </Switch>

@@ -17,7 +17,7 @@ import { isLocked } from "./NeedsRenderAlert";
 export function StoryboardTools({ project }: { project: Project }) {
   const { t, i18n } = useLingui();
   const [dialog, setDialog] = useState<"reset" | "recreate" | null>(null);
-  const [options, setOptions] = useState<RecreateOptions>({ autocutsilences: project.autocutsilences, smoothcuts: project.smoothcuts });
+  const [options, setOptions] = useState<RecreateOptions>({ autocutsilences: project.autocutsilences, smoothcuts: project.smoothcuts, removefillers: project.removefillers ?? 0 });
   const disabled = isLocked(project);
 
   async function run(chosen: RecreateOptions, done: string) {
@@ -27,7 +27,7 @@ export function StoryboardTools({ project }: { project: Project }) {
   }
 
   const openRecreate = () => {
-    setOptions({ autocutsilences: project.autocutsilences, smoothcuts: project.smoothcuts });
+    setOptions({ autocutsilences: project.autocutsilences, smoothcuts: project.smoothcuts, removefillers: project.removefillers ?? 0 });
     setDialog("recreate");
   };
   const close = (open: boolean) => !open && setDialog(null);
@@ -75,6 +75,13 @@ export function StoryboardTools({ project }: { project: Project }) {
             description={t`Softens the sound at each cut`}
           >
             <Trans>Smooth cuts</Trans>
+          </Switch>
+          <Switch
+            isSelected={options.removefillers === 1}
+            onChange={(on) => setOptions((o) => ({ ...o, removefillers: on ? 1 : 0 }))}
+            description={t`Cuts out the "um" and "uh" the speech recognition hears, as hidden scenes you can restore`}
+          >
+            <Trans>Remove filler words</Trans>
           </Switch>
         </div>
       </ConfirmDialog>
