@@ -34,8 +34,11 @@ export function SubtitleLineField({ setId, line, number, onEditingChange, isDisa
   const count = lineLength(draft);
   const tooLong = count > SCENE_LINE_MAX;
 
-  // What the server (or another tab) says shows as soon as the person is not typing here.
+  // A new text from the mirror (the server, another tab) shows unless the person is typing here.
+  const shown = useRef(line.text);
   useEffect(() => {
+    if (line.text === shown.current) return;
+    shown.current = line.text;
     if (!focused) {
       setDraft(line.text);
       sent.current = line.text;
