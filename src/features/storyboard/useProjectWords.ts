@@ -20,14 +20,15 @@ const NO_ROWS: WordsRow[] = [];
 
 /**
  * Issue 14: the recognised words of a project's media files, read from the Dexie mirror (works offline). Asks the
- * sync worker to mirror them when the project is opened, and again whenever the project changes.
+ * sync worker to mirror them when the project is opened, and again as its processing moves on.
  * A scene's words: `sceneWords(view, scene)`.
  */
 export function useProjectWords(projectId: number): ProjectWordsView {
-  // Asked again when the project changes (its processing ends, its files are recognised again).
+  // Asked again when the project's processing moves on (it ends, or a recreate recognises its files again);
+  // scene edits change no words.
   const version = useLiveQuery(async () => {
     const project = await db.projects.get(projectId);
-    return project ? `${project.status}|${project.updated_at}|${project.working_progress}` : "";
+    return project ? `${project.status}|${project.working_progress}` : "";
   }, [projectId]);
   useEffect(() => {
     if (version !== undefined) void worker.loadProjectWords(projectId, version !== "");
