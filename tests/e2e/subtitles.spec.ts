@@ -41,7 +41,13 @@ test("a German talk on a server with no German speech recognition finishes, and 
   const uploaded = await tusUpload(baseURL!, token, path.resolve("tests/fixtures/talk.mp4"), { name: "vortrag.mp4" });
   const media = await api.post("/library", { media_file: uploaded.id, name: "vortrag.mp4", locale: "de-DE", has_speech: 1 });
   const project = await api.post("/createproject", { name: "Vortrag", locale: "de-DE", style: "video", media: [media.media_file.id] });
-  await expect.poll(async () => (await api.get(`/projects/${project.id}`)).status, { timeout: 150_000, intervals: [1_000] }).toBe("Preview Ready");
+  // Preview Ready, then the subtitles' verdict (recognised after the preview, issue 14).
+  await expect
+    .poll(async () => {
+      const body = await api.get(`/projects/${project.id}`);
+      return body.status === "Preview Ready" && !body.subtitles_pending ? "ready" : body.status;
+    }, { timeout: 150_000, intervals: [1_000] })
+    .toBe("ready");
 
   await signIn(page, email);
   await expect(page.locator("html")).toHaveAttribute("lang", "de");
