@@ -76,7 +76,10 @@ function SplitForm({ scene, project, close }: { scene: Scene; project: Project; 
             minValue={0}
             maxValue={length}
             step={TIME_STEP}
-            onChange={(v) => setPosition(roundTime(v))}
+            onChange={(v) => {
+              setPosition(roundTime(v));
+              preview.current?.snippet(toRawSeconds(scene, scene.trim_start + v));
+            }}
             isDisabled={pending}
             formatOptions={{ style: "unit", unit: "second", maximumFractionDigits: 2 }}
           >

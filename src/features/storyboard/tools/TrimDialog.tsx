@@ -77,6 +77,8 @@ function TrimForm({ scene, project, close }: { scene: Scene; project: Project; c
     setError(null);
     if (start !== range.start) setRange({ start: roundTime(Math.min(start, range.end - MIN_SCENE_SECONDS)), end: range.end });
     else if (end !== range.end) setRange({ start: range.start, end: roundTime(Math.max(end, range.start + MIN_SCENE_SECONDS)) });
+    // A marker moved by the keyboard is heard where it goes, as a dragged one is.
+    if (start !== range.start || end !== range.end) preview.current?.snippet(toRawSeconds(scene, start !== range.start ? start : end));
   }
 
   async function save() {

@@ -43,7 +43,7 @@ export interface WaveTrackProps {
   markers: readonly number[];
   /** A marker dragged (snapped unless Alt or Shift is held) or moved by Shift + arrow keys; the form applies its rules. */
   onMove: (index: number, time: number) => void;
-  /** A dragged marker's new place, to play a snippet of sound there. */
+  /** A marker's new place (dragged, or moved by Shift + arrows), to play a snippet of sound there. */
   onScrub?: (time: number) => void;
   isDisabled?: boolean;
   /** The track's overlays and the SliderThumbs, as the form draws them. */
@@ -104,7 +104,9 @@ export function WaveTrack({ waveform, waveformFailed, words, from, to, markers, 
     if (direction === 0 || index < 0) return;
     event.preventDefault();
     event.stopPropagation();
-    onMove(index, markers[index]! + direction * COARSE_STEP);
+    const time = Math.min(Math.max(markers[index]! + direction * COARSE_STEP, from), to);
+    onMove(index, time);
+    onScrub?.(time);
   }
 
   return (
