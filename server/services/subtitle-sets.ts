@@ -12,6 +12,7 @@ import type { TranslateAvailability, Translator } from "../translate";
 import { DomainError, mustNotBeFinished, notFound } from "./errors";
 import { jobId } from "../jobs/queue";
 import { FREE_PRIORITY, PAID_PRIORITY, projectGroup, type ProjectQueue } from "./projects";
+import { fitLine } from "../speech/lines";
 import { lineKey, originalKeyedLines, parseTranslations, type KeyedLine, type Translations } from "./subtitles";
 
 /**
@@ -67,10 +68,32 @@ export function setLines(row: Pick<SubtitleSetRow, "original" | "status" | "tran
   const translations = parseTranslations(row.translations);
   // Before its first translation a set has no lines to show (nor after a first one that failed).
   if (Object.keys(translations).length === 0 && row.status !== "ready") return [];
-  return original.map((l) => {
+  return original.flatMap((l) => {
     const t = translations[l.key];
-    return { key: l.key, scene_id: l.scene_id, start: l.start, end: l.end, text: t?.text ?? "", edited: t?.edited ? 1 : 0 };
+    const edited = t?.edited ? 1 : 0;
+    const pieces = t?.text ? fitLine({ start: l.start, end: l.end, text: t.text }) : [];
+    if (pieces.length <= 1) return [{ key: l.key, scene_id: l.scene_id, start: l.start, end: l.end, text: pieces[0]?.text ?? "", edited }];
+    // A translation longer than a line shows as consecutive lines of at most 35 characters, each editable.
+    return pieces.map((p, i) => ({ key: pieceKey(l.key, i), scene_id: l.scene_id, start: p.start, end: p.end, text: p.text, edited }));
   });
+}
+
+/** The key of the (i+1)th line a long translation shows as: `${line key}#${i+1}`. */
+export const pieceKey = (key: string, index: number) => `${key}#${index + 1}`;
+
+/** `12@3400#2` → the line key and the piece index (0-based), or no piece. */
+export function parsePieceKey(key: string): { key: string; piece: number | null } {
+  const match = /^(.*)#(\d{1,3})$/.exec(key);
+  return match ? { key: match[1]!, piece: Number(match[2]) - 1 } : { key, piece: null };
+}
+
+/** A translation's text with edits of its pieces (or of the whole) applied; emptied pieces go. */
+export function editedTranslation(current: string, edits: readonly { piece: number | null; text: string }[]): string {
+  const whole = edits.filter((e) => e.piece === null).pop();
+  if (whole) return whole.text;
+  const pieces = fitLine({ start: 0, end: 1, text: current }).map((p) => p.text);
+  for (const edit of edits) if (edit.piece !== null && edit.piece < pieces.length) pieces[edit.piece] = edit.text;
+  return pieces.filter(Boolean).join(" ");
 }
 
 export function toSubtitleSet(row: SubtitleSetRow, original: readonly KeyedLine[]): SubtitleSet {
@@ -246,7 +269,8 @@ export function createSubtitleSets(deps: SubtitleSetsDeps) {
       if (edits.some((l) => [...l.text].length > SCENE_LINE_MAX)) throw new DomainError("line_too_long", `A text line has at most ${SCENE_LINE_MAX} characters`);
       const original = await originalKeyedLines(db, set.project_id);
       const known = new Set(original.map((l) => l.key));
-      const unknown = body.lines.findIndex((l) => !known.has(l.key));
+      // the original set's keys name lines; a translated set's may name a piece of a long translation
+      const unknown = body.lines.findIndex((l) => !known.has(set.original ? l.key : parsePieceKey(l.key).key));
       if (unknown >= 0) throw new DomainError("validation_failed", "No such line in this project's subtitles", { [`lines.${unknown}.key`]: "invalid" });
       const now = new Date().toISOString();
       if (set.original) {
@@ -274,7 +298,15 @@ export function createSubtitleSets(deps: SubtitleSetsDeps) {
           const current = await trx.selectFrom("subtitle_sets").select("translations").where("id", "=", set.id).executeTakeFirstOrThrow();
           const translations: Translations = parseTranslations(current.translations);
           const sourceOf = new Map(original.map((l) => [l.key, l.text]));
-          for (const edit of edits) translations[edit.key] = { source: translations[edit.key]?.source ?? sourceOf.get(edit.key) ?? "", text: edit.text, edited: 1 };
+          const byLine = new Map<string, { piece: number | null; text: string }[]>();
+          for (const edit of edits) {
+            const { key, piece } = parsePieceKey(edit.key);
+            byLine.set(key, [...(byLine.get(key) ?? []), { piece, text: edit.text }]);
+          }
+          for (const [key, lineEdits] of byLine) {
+            const text = editedTranslation(translations[key]?.text ?? "", lineEdits);
+            translations[key] = { source: translations[key]?.source ?? sourceOf.get(key) ?? "", text, edited: 1 };
+          }
           await trx.updateTable("subtitle_sets").set({ translations: JSON.stringify(translations), updated_at: now }).where("id", "=", set.id).execute();
           if (await burnsLocale(trx, set.project_id, set.locale)) await markNeedsRender(trx, set.project_id);
         });

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { TextLine } from "../../api/storyboard";
 import type { Db } from "../db";
 import { renderOrder } from "../domain/sequence";
-import { timelineLines } from "../speech/lines";
+import { fitLine, timelineLines } from "../speech/lines";
 import { writeSrt, writeVtt } from "../speech/subtitle-files";
 import type { FileStore } from "../storage/local";
 
@@ -95,7 +95,8 @@ export async function projectSubtitleLines(db: Db, projectId: number, locale?: s
   const translations = parseTranslations(set.translations);
   return lines.flatMap((l) => {
     const text = translations[l.key]?.text.trim();
-    return text ? [{ start: l.start, end: l.end, text }] : [];
+    // a translation longer than a line plays as consecutive lines of at most 35 characters
+    return text ? fitLine({ start: l.start, end: l.end, text }) : [];
   });
 }
 

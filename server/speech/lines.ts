@@ -64,6 +64,27 @@ function overlongWord(word: SpokenWord, maxChars: number): TextLine[] {
   return pieces;
 }
 
+/**
+ * A line whose text runs past `maxChars` (a translation is often longer than its original) as consecutive
+ * lines that keep to the rule: broken between words, at a clause or sentence end when one is near, with the
+ * original line's time shared out by length. A line that fits comes back as it is (spaces tidied).
+ */
+export function fitLine(line: TextLine, maxChars: number = SCENE_LINE_MAX): TextLine[] {
+  const text = line.text.replace(/\s+/g, " ").trim();
+  if (chars(text) <= maxChars) return [{ ...line, text }];
+  const total = chars(text);
+  const span = line.end - line.start;
+  let at = 0;
+  const words: SpokenWord[] = text.split(" ").map((token) => {
+    const start = line.start + (span * at) / total;
+    at += chars(token);
+    const end = line.start + (span * at) / total;
+    at += 1;
+    return { start, end, text: token, confidence: 1 };
+  });
+  return linesFromWords(words, { maxChars, pauseSeconds: Number.POSITIVE_INFINITY, maxLineSeconds: Number.POSITIVE_INFINITY, keepFillers: true });
+}
+
 /** Lines from words in time order. */
 export function linesFromWords(words: readonly SpokenWord[], overrides: Partial<LineRules> = {}): TextLine[] {
   const rules = { ...DEFAULT_LINE_RULES, ...overrides };

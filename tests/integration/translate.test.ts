@@ -217,6 +217,29 @@ describe("subtitle sets and translation", () => {
     expect((await link("?locale=xx-YY")).status).toBe(422);
   });
 
+  it("shows a translation longer than a line as lines of at most 35 characters, each editable", async () => {
+    const original = (await setOf("en-US"))!;
+    const cat = original.lines.find((l) => /cat/.test(l.text))!;
+    expect((await api("PUT", `/subtitles/${original.id}`, { lines: [{ key: cat.key, text: "My sister has a big red car." }] })).status).toBe(200);
+    expect((await api("POST", `/projects/${project}/translate`, { locale: "es-ES" })).status).toBe(202);
+    const spanish = await settled("es-ES");
+    const pieces = spanish.lines.filter((l) => l.key.startsWith(`${cat.key}#`));
+    expect(pieces.length).toBeGreaterThanOrEqual(2);
+    expect(pieces.map((p) => p.text).join(" ")).toMatch(/hermana.*coche/);
+    for (const line of spanish.lines) expect([...line.text].length).toBeLessThanOrEqual(35);
+    const edited = await api("PUT", `/subtitles/${spanish.id}`, { lines: [{ key: pieces[1]!.key, text: "coche grande." }] });
+    expect(edited.status).toBe(200);
+    const after = (edited.body.lines as Line[]).filter((l) => l.key.startsWith(`${cat.key}`));
+    expect(after.map((l) => l.text).join(" ")).toBe(`${pieces[0]!.text} coche grande.`);
+    // the file plays the pieces one after another
+    const link = await fetch(`${base}/api/v1/projects/${project}/subtitles?locale=es-ES`, { headers: { authorization: `Bearer ${token}`, accept: "application/json" } });
+    expect(link.status).toBe(200);
+    const { url } = (await link.json()) as { url: string };
+    const cues = readVtt(await (await fetch(new URL(url, base))).text());
+    expect(cues.map((c) => c.text)).toEqual(expect.arrayContaining([pieces[0]!.text, "coche grande."]));
+    for (const cue of cues) expect([...cue.text].length).toBeLessThanOrEqual(35);
+  });
+
   it("answers another user's project and sets with 404", async () => {
     const spanish = (await setOf("es-ES"))!;
     expect((await other("GET", `/projects/${project}/autosubtitles`)).status).toBe(404);
