@@ -115,6 +115,8 @@ export function WaveTrack({ waveform, waveformFailed, words, from, to, markers, 
       className="wave-area"
       {...handlers}
       onPointerDownCapture={(event: PointerEvent<HTMLDivElement>) => {
+        // Only a press on the track drags (not one on the text under it).
+        if (!(event.target instanceof Element) || !event.target.closest(".wave-track")) return;
         handlers.onPointerDownCapture?.(event);
         // react-aria would move the thumb too: the drag is ours.
         event.stopPropagation();
