@@ -45,6 +45,8 @@ export interface AnalysisSettings {
   cleanRangeDb: number;
   /** Extra tail kept per dB the range falls short of `cleanRangeDb`: a noisier room hides more of each word's fade. */
   maskedTailSecondsPerDb: number;
+  /** Onsets are sharper than fades: this share of the masked tail is kept before each stretch too. */
+  maskedOnsetShare: number;
   /** A word's fade below this (dBFS) is inaudible anyway: a room whose floor is near it masks nothing worth keeping. */
   inaudibleDb: number;
   /** The tail padding never grows beyond this. */
@@ -78,6 +80,7 @@ export const DEFAULT_ANALYSIS_SETTINGS: Readonly<AnalysisSettings> = Object.free
   maskedTailSecondsPerDb: 1 / 130,
   maxPaddingAfterSeconds: 0.3,
   inaudibleDb: -72,
+  maskedOnsetShare: 0.25,
   highpassHz: 200,
   digitalSilenceDb: -90,
   minDynamicRangeDb: 6,
@@ -138,13 +141,13 @@ export function detectSpeech(
   const raw = doubleThresholdRuns(levels, enter, leave, secondsToFrames(s.bridgeSeconds, s));
   const bridged = bridgeShortPauses(raw, secondsToFrames(s.minSilenceSeconds, s));
   const speechRuns = bridged.filter(([a, b]) => b - a >= secondsToFrames(s.minSpeechSeconds, s));
-  const paddingAfter = Math.min(
-    s.maxPaddingAfterSeconds,
-    s.paddingAfterSeconds + Math.max(0, Math.min(s.cleanRangeDb - range, floor - s.inaudibleDb)) * s.maskedTailSecondsPerDb,
-  );
+  // A noisier room hides more of each word's fade, and a little of its onset.
+  const masked = Math.max(0, Math.min(s.cleanRangeDb - range, floor - s.inaudibleDb)) * s.maskedTailSecondsPerDb;
+  const paddingAfter = Math.min(s.maxPaddingAfterSeconds, s.paddingAfterSeconds + masked);
+  const paddingBefore = s.paddingBeforeSeconds + masked * s.maskedOnsetShare;
   const speech = padRuns(
     speechRuns,
-    { before: s.paddingBeforeSeconds, after: paddingAfter, minCut: s.minCutSeconds },
+    { before: paddingBefore, after: paddingAfter, minCut: s.minCutSeconds },
     s.frameSeconds,
     duration,
   );
