@@ -281,3 +281,37 @@ export function cutRange(scene: SceneTimes, from: number, to: number, words: rea
     after: hasAfter ? { ...scene, start: b, trim_start: b, trim_start_default: b, text: textOf("after") } : null,
   });
 }
+
+const SENTENCE_END = /[.!?…。！？]["'”’»)\]]*$/u;
+
+/**
+ * After a cut is restored and merged back: two neighbouring lines that the cut divided at one of `edges` become
+ * one line again — when each is the words under it as recognised (not typed over), no word, pause or sentence
+ * end lies between them, and together they keep to 35 characters.
+ */
+export function rejoinLines(lines: readonly TextLine[], words: readonly TimedWord[], edges: readonly number[]): TextLine[] {
+  const out: TextLine[] = [];
+  const under = (line: TextLine) => wordsBetween(words, line.start, line.end + 1e-6);
+  const asSpoken = (line: TextLine, its: readonly TimedWord[]) => its.length > 0 && its.map((w) => w.text.trim()).join(" ") === line.text;
+  for (const line of lines) {
+    const previous = out[out.length - 1];
+    if (previous && edges.some((e) => e >= previous.end - 1e-6 && e <= line.start + 1e-6)) {
+      const a = under(previous);
+      const b = under(line);
+      const text = `${previous.text} ${line.text}`;
+      if (
+        asSpoken(previous, a) &&
+        asSpoken(line, b) &&
+        wordsBetween(words, a[a.length - 1]!.start, b[0]!.end).length === 2 &&
+        b[0]!.start - a[a.length - 1]!.end < LINE_PAUSE_SECONDS &&
+        !SENTENCE_END.test(previous.text) &&
+        [...text].length <= SCENE_LINE_MAX
+      ) {
+        out[out.length - 1] = { start: previous.start, end: line.end, text };
+        continue;
+      }
+    }
+    out.push(line);
+  }
+  return out;
+}

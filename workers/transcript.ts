@@ -1,6 +1,6 @@
 import type { CutroomDb } from "../src/db";
 import type { Scene } from "../api/scenes";
-import { canMergeNext, cutRange, type CutParts } from "../api/storyboard";
+import { canMergeNext, cutRange, rejoinLines, type CutParts } from "../api/storyboard";
 import type { ApiCall } from "./api-client";
 import type { EditResult, Outbox } from "./outbox";
 import type { Result } from "./status";
@@ -17,7 +17,8 @@ export interface WordCut {
  * storyboard makes. A cut that covers a whole scene is a hide (an attribute edit: it works offline through the
  * outbox); a cut inside a scene is POST /scenes/{id}/cutrange (a split at the word edges and a hide), which
  * needs the server's new ids, so it waits for the connection like a split, after any queued edits. A restore
- * shows the cut part (offline too) and, with the connection, merges it back with the parts around it.
+ * shows the cut part (offline too) and, with the connection, merges it back with the parts around it and joins
+ * the text lines the cut divided.
  */
 export function createTranscriptActions(db: CutroomDb, call: ApiCall, outbox: Outbox, loadStoryboard: (projectId: number, fresh?: boolean) => Promise<unknown>) {
   async function reload(projectId: number) {
@@ -101,6 +102,13 @@ export function createTranscriptActions(db: CutroomDb, call: ApiCall, outbox: Ou
         }
       }
       if (merged) {
+        // The lines the cut divided become whole again (an attribute edit: it waits in the outbox if need be).
+        const words = kept.media_file_id === null ? [] : ((await db.words.get(kept.media_file_id))?.words ?? []);
+        const lines = rejoinLines(kept.text, words, [scene.trim_start, scene.trim_end]);
+        if (lines.length !== kept.text.length) {
+          const text = await outbox.submit("setSceneText", kept.id, { lines });
+          if (text.ok) kept = text.data;
+        }
         await db.projects.update(projectId, { needs_render: 1 });
         await reload(projectId);
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canMergeNext, checkLines, cutRange, divideLines, mergeNext, packLines, wordsBetween, type SceneTimes, type TimedWord } from "../../api/storyboard";
+import { canMergeNext, checkLines, cutRange, divideLines, mergeNext, packLines, rejoinLines, wordsBetween, type SceneTimes, type TimedWord } from "../../api/storyboard";
 
 const scene = (over: Partial<SceneTimes> = {}): SceneTimes => ({
   media_file_id: 1,
@@ -70,6 +70,19 @@ describe("cutRange", () => {
     const whole = mergeNext(first.value, after!);
     if (!whole.ok) throw new Error(whole.refusal);
     expect(whole.value).toMatchObject({ start: 0, end: 10, trim_start: 0.5, trim_end: 9.5, trim_start_default: 0.5, trim_end_default: 9.5 });
+    // the lines the cut divided are joined again
+    expect(whole.value.text.map((l) => l.text)).toEqual(["the quick", "brown fox", "jumps over the", "lazy dog", "and then it slept well"]);
+    expect(rejoinLines(whole.value.text, words, [2, 2.9])).toEqual(captions);
+  });
+
+  it("does not join lines that were typed over, or that a pause or a sentence end parts", () => {
+    const typed = [{ start: 1, end: 1.9, text: "The quick" }, { start: 2, end: 2.9, text: "brown fox" }];
+    expect(rejoinLines(typed, words, [2])).toEqual(typed);
+    const paused = [{ start: 4, end: 4.9, text: "lazy dog" }, { start: 7, end: 8.9, text: "and then it slept well" }];
+    expect(rejoinLines(paused, words, [5])).toEqual(paused);
+    const sentence = [{ start: 1, end: 1.9, text: "the quick." }, { start: 2, end: 2.9, text: "brown fox" }];
+    const dotted = words.map((w) => (w.text === "quick" ? { ...w, text: "quick." } : w));
+    expect(rejoinLines(sentence, dotted, [2])).toEqual(sentence);
   });
 
   it("keeps lines that do not cross the cut as they are, edited text included", () => {
