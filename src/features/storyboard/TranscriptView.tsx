@@ -156,6 +156,7 @@ export function TranscriptView({ project, scenes, readOnly, online }: Transcript
                 id={item.id}
                 textValue={item.word.text}
                 className="transcript-word"
+                data-filler={item.word.filler ? true : undefined}
                 onPointerDown={(e) => {
                   if (e.button === 0 && !e.shiftKey && !e.ctrlKey && !e.metaKey && e.pointerType === "mouse") dragFrom.current = index.get(item.id) ?? null;
                 }}
