@@ -57,34 +57,48 @@ export function wordSafeSpans(spans: readonly Span[], words: readonly WordTiming
   return out;
 }
 
-/** A scene's default trims as the first storyboard set them, and whether someone changed them since. */
+/** A scene of the storyboard as stored: its media range, its trims and their defaults. */
 export interface SceneTrims {
   id: number;
   mediaFileId: number | null;
+  start: number;
+  end: number;
   trimStart: number;
   trimEnd: number;
   trimStartDefault: number;
   trimEndDefault: number;
-  /** The scene's own media range (a trim never leaves it). */
-  start: number;
-  end: number;
 }
 
+const same = (a: number, b: number) => Math.abs(a - b) < 1e-6;
+
 /**
- * When words arrive after the storyboard was built: new default trims for the scenes nobody trimmed
- * (trims equal to their defaults), within each scene's own range. Scenes someone edited are left alone.
- * Answers only the scenes that change.
+ * When words arrive after the storyboard was built (recognition runs after Preview Ready): new edges for
+ * the scenes nobody touched (trims at their defaults and at the scene's own edges), word-safe, never
+ * reaching into another scene of the same file. Scenes someone trimmed, split or cut are left alone.
+ * Answers only the scenes that change; the new edges are their start, end, trims and defaults alike.
  */
 export function wordSafeTrimUpdates(scenes: readonly SceneTrims[], wordsOf: (mediaFileId: number) => readonly WordTiming[] | undefined): { id: number; start: number; end: number }[] {
   const updates: { id: number; start: number; end: number }[] = [];
-  for (const scene of scenes) {
-    if (scene.mediaFileId === null) continue;
-    const untouched = Math.abs(scene.trimStart - scene.trimStartDefault) < 1e-6 && Math.abs(scene.trimEnd - scene.trimEndDefault) < 1e-6;
-    if (!untouched) continue;
-    const words = wordsOf(scene.mediaFileId);
+  const files = new Map<number, SceneTrims[]>();
+  for (const scene of scenes) if (scene.mediaFileId !== null) files.set(scene.mediaFileId, [...(files.get(scene.mediaFileId) ?? []), scene]);
+  for (const [mediaFileId, own] of files) {
+    const words = wordsOf(mediaFileId);
     if (!words || words.length === 0) continue;
-    const safe = wordSafeSpan({ start: scene.trimStart, end: scene.trimEnd }, words, { start: scene.start, end: scene.end });
-    if (Math.abs(safe.start - scene.trimStart) > 1e-6 || Math.abs(safe.end - scene.trimEnd) > 1e-6) updates.push({ id: scene.id, ...safe });
+    // In media order; each scene may reach back to where the one before now ends and on to where the next begins.
+    const sorted = [...own].sort((a, b) => a.start - b.start || a.end - b.end);
+    let previousEnd = 0;
+    sorted.forEach((scene, i) => {
+      const untouched =
+        same(scene.trimStart, scene.trimStartDefault) && same(scene.trimEnd, scene.trimEndDefault) && same(scene.trimStart, scene.start) && same(scene.trimEnd, scene.end);
+      const nextStart = sorted[i + 1]?.start ?? Infinity;
+      let end = scene.end;
+      if (untouched) {
+        const safe = wordSafeSpan({ start: scene.start, end: scene.end }, words, { start: Math.min(previousEnd, scene.start), end: Math.max(nextStart, scene.end) });
+        if (!same(safe.start, scene.start) || !same(safe.end, scene.end)) updates.push({ id: scene.id, ...safe });
+        end = safe.end;
+      }
+      previousEnd = Math.max(previousEnd, end);
+    });
   }
   return updates;
 }

@@ -111,6 +111,15 @@ describe("filler words", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it("once the words are known, no scene starts or ends inside one (word-safe margins)", async () => {
+    const words = talk.sentences; // the stand-in answers one word per sentence, at its true edges
+    for (const scene of await scenes()) {
+      for (const edge of [scene.trim_start, scene.trim_end]) {
+        expect(words.some((w) => w.start + 0.02 < edge && edge < w.end - 0.02), `edge ${edge}`).toBe(false);
+      }
+    }
+  });
+
   it("cuts each filler out as a hidden scene with the option on, and keeps it with the option off", async () => {
     const on = await recreate(1);
     expect(on.status).toBe(200);

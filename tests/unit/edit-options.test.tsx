@@ -131,6 +131,15 @@ describe("the Options tab", () => {
     expect(toasts.visibleToasts.map((t) => t.content.title)).toContain("Settings updated");
   });
 
+  it("saves 'Remove filler words' as the project's removefillers setting (issue 14)", async () => {
+    wrap(makeProject({ export_subtitle: 1 }));
+    const filler = toggle("Remove filler words") as HTMLInputElement;
+    expect(filler.checked).toBe(false);
+    fireEvent.click(filler);
+    await settle();
+    expect(worker.updateProjectSettings).toHaveBeenCalledWith(41, { removefillers: 1 });
+  });
+
   it("sends the shadow colour with the rest of the font, and hides it without the drop shadow", async () => {
     const { unmount } = wrap(makeProject({ render_subtitle: 1 }));
     fireEvent.click(within(screen.getByRole("listbox", { name: "Shadow colour" })).getByRole("option", { name: /Blue/ }));

@@ -30,13 +30,21 @@ describe("word-safe margins", () => {
     expect(spans.every((s) => words.every((w) => !(w.start < s.start && s.start < w.end) && !(w.start < s.end && s.end < w.end)))).toBe(true);
   });
 
-  it("adjusts only scenes nobody trimmed when words arrive later", () => {
+  it("when words arrive later, moves only the scenes nobody touched, never into a neighbour", () => {
+    const scene = (id: number, start: number, end: number, trims: Partial<{ trimStart: number; trimEnd: number; trimStartDefault: number; trimEndDefault: number }> = {}) => ({
+      id, mediaFileId: 9, start, end, trimStart: start, trimEnd: end, trimStartDefault: start, trimEndDefault: end, ...trims,
+    });
     const scenes = [
-      { id: 1, mediaFileId: 9, start: 0.5, end: 2.5, trimStart: 1.2, trimEnd: 1.8, trimStartDefault: 1.2, trimEndDefault: 1.8 },
-      { id: 2, mediaFileId: 9, start: 2.5, end: 6, trimStart: 3.1, trimEnd: 5.3, trimStartDefault: 2.9, trimEndDefault: 5.3 },
-      { id: 3, mediaFileId: 9, start: 4.5, end: 6, trimStart: 4.8, trimEnd: 5.7, trimStartDefault: 4.8, trimEndDefault: 5.7 },
+      scene(1, 1.2, 1.8), // inside words on both sides: grows to the words' edges
+      scene(2, 2.9, 3.1, { trimStart: 3.0 }), // trimmed by the person: left alone
+      scene(3, 5.3, 5.7), // starts inside the last word, where scene 4 ends: the word goes to one of them whole
+      scene(4, 4.5, 5.2),
     ];
-    expect(wordSafeTrimUpdates(scenes, () => words)).toEqual([{ id: 1, start: 1.0, end: 2.0 }]);
+    expect(wordSafeTrimUpdates(scenes, () => words)).toEqual([
+      { id: 1, start: 1.0, end: 2.0 },
+      { id: 4, start: 4.5, end: 5.0 },
+      { id: 3, start: 5.0, end: 5.7 },
+    ]);
   });
 });
 

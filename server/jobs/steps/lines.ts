@@ -7,6 +7,7 @@ import type { ProjectState } from "./project";
 import { renderedHighlights } from "./render";
 import type { Step } from "./step";
 import { storedTranscript } from "./transcribe";
+import { wordSafeTrimUpdates } from "../../domain/word-safe";
 
 const noLines = (text: string) => {
   try {
@@ -38,12 +39,25 @@ export const linesStep: Step<ProjectState> = {
     state.project = await deps.db.transaction().execute(async (trx) => {
       const scenes = await trx
         .selectFrom("scenes")
-        .select(["id", "media_file_id", "start", "end", "text"])
+        .select(["id", "media_file_id", "start", "end", "text", "trim_start", "trim_end", "trim_start_default", "trim_end_default", "trim_start_raw"])
         .where("project_id", "=", projectId)
         .where("parent_scene_id", "is", null)
         .where("media_file_id", "is not", null)
         .execute();
       const now = new Date().toISOString();
+      // Word-safe margins (issue 14, domain/word-safe.ts): scenes nobody touched stop cutting into a word.
+      const moved = wordSafeTrimUpdates(
+        scenes.map((x) => ({ id: x.id, mediaFileId: x.media_file_id, start: x.start, end: x.end, trimStart: x.trim_start, trimEnd: x.trim_end, trimStartDefault: x.trim_start_default, trimEndDefault: x.trim_end_default })),
+        (id) => transcripts.get(id)?.words,
+      );
+      for (const update of moved) {
+        const scene = scenes.find((x) => x.id === update.id)!;
+        const offset = scene.trim_start_raw - scene.trim_start;
+        const edges = { start: update.start, end: update.end, trim_start: update.start, trim_end: update.end, trim_start_default: update.start, trim_end_default: update.end };
+        const raw = { trim_start_raw: Math.round((update.start + offset) * 1000) / 1000, trim_end_raw: Math.round((update.end + offset) * 1000) / 1000 };
+        await trx.updateTable("scenes").set({ ...edges, ...raw, updated_at: now }).where("id", "=", scene.id).execute();
+        Object.assign(scene, edges);
+      }
       let draft = false;
       for (const scene of scenes) {
         const transcript = transcripts.get(scene.media_file_id!);
@@ -61,6 +75,8 @@ export const linesStep: Step<ProjectState> = {
       return updateProject(trx, projectId, {
         subtitles_pending: 0,
         subtitles_lines_count,
+        // the preview was rendered with the scenes' old edges
+        ...(moved.length > 0 ? { needs_render: 1 } : {}),
         subtitles_unavailable: state.unavailable ? JSON.stringify(state.unavailable) : null,
         ...(draft ? { subtitles_draft: 1 } : {}),
       });
