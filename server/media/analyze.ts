@@ -281,8 +281,25 @@ export class FrameMeter {
   private inFrame = 0;
   private carry: number | undefined;
   samples = 0;
+  /** Second-order high-pass (RBJ biquad, Q = 1/√2) coefficients and state, when asked for: cheaper here than in ffmpeg. */
+  private readonly filter: { b0: number; b1: number; b2: number; a1: number; a2: number } | undefined;
+  private x1 = 0;
+  private x2 = 0;
+  private y1 = 0;
+  private y2 = 0;
 
-  constructor(private readonly samplesPerFrame: number) {}
+  constructor(
+    private readonly samplesPerFrame: number,
+    highpass?: { highpassHz: number; sampleRate: number },
+  ) {
+    if (highpass && highpass.highpassHz > 0 && highpass.highpassHz < highpass.sampleRate / 2) {
+      const w = (2 * Math.PI * highpass.highpassHz) / highpass.sampleRate;
+      const alpha = Math.sin(w) / Math.SQRT2;
+      const a0 = 1 + alpha;
+      const cos = Math.cos(w);
+      this.filter = { b0: (1 + cos) / 2 / a0, b1: -(1 + cos) / a0, b2: (1 + cos) / 2 / a0, a1: (-2 * cos) / a0, a2: (1 - alpha) / a0 };
+    }
+  }
 
   push(chunk: Uint8Array): void {
     let offset = 0;
@@ -303,7 +320,8 @@ export class FrameMeter {
   }
 
   /** The hot loop: plain arithmetic over a typed array, one frame boundary check per sample. */
-  private addSamples(samples: Int16Array): void {
+  private addSamples(raw: Int16Array): void {
+    const samples = this.filter ? this.highpass(raw) : raw;
     let sum = this.sumSquares;
     let inFrame = this.inFrame;
     for (let i = 0; i < samples.length; i++) {
@@ -320,6 +338,23 @@ export class FrameMeter {
     this.sumSquares = sum;
     this.inFrame = inFrame;
     this.samples += samples.length;
+  }
+
+  private highpass(samples: Int16Array): Float64Array {
+    const { b0, b1, b2, a1, a2 } = this.filter!;
+    const out = new Float64Array(samples.length);
+    let { x1, x2, y1, y2 } = this;
+    for (let i = 0; i < samples.length; i++) {
+      const x = samples[i] ?? 0;
+      const y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2;
+      out[i] = y;
+      x2 = x1;
+      x1 = x;
+      y2 = y1;
+      y1 = y;
+    }
+    Object.assign(this, { x1, x2, y1, y2 });
+    return out;
   }
 
   private closeFrame(): void {
@@ -375,14 +410,17 @@ export async function measureLevels(
   const info = options.info ?? (await probe(file, options));
   if (!info.hasAudio) throw new NoAudioStreamError(file);
   const frameSeconds = options.settings?.frameSeconds ?? DEFAULT_ANALYSIS_SETTINGS.frameSeconds;
-  const meter = new FrameMeter(Math.round(ANALYSIS_SAMPLE_RATE * frameSeconds));
+  const meter = new FrameMeter(Math.round(ANALYSIS_SAMPLE_RATE * frameSeconds), {
+    highpassHz: options.settings?.highpassHz ?? DEFAULT_ANALYSIS_SETTINGS.highpassHz,
+    sampleRate: ANALYSIS_SAMPLE_RATE,
+  });
   const decoder = streamFfmpeg(
     {
       inputs: [mediaInput(file, info)],
       // -flush_packets 0: write the pipe in full buffers, not one tiny write per audio frame.
       outputOptions: [
         "-map", "0:a:0", "-vn", "-sn", "-dn", "-ac", "1",
-        "-af", `aresample=${ANALYSIS_SAMPLE_RATE}:filter_size=${RESAMPLER_FILTER_SIZE},highpass=f=${options.settings?.highpassHz ?? DEFAULT_ANALYSIS_SETTINGS.highpassHz}`,
+        "-af", `aresample=${ANALYSIS_SAMPLE_RATE}:filter_size=${RESAMPLER_FILTER_SIZE}`,
         "-c:a", "pcm_s16le", "-flush_packets", "0", "-f", "s16le",
       ],
       output: "-",
