@@ -205,4 +205,16 @@ describe("FrameMeter (PCM → frame levels)", () => {
     expect(Array.from(pieces.finish())).toEqual(Array.from(whole.finish()));
     expect(pieces.samples).toBe(1000);
   });
+
+  it("filters rumble out when asked: a 40 Hz hum drops by 20 dB or more, a 1 kHz tone keeps its level", () => {
+    const rate = 16_000;
+    const tone = (hz: number) => pcm(Array.from({ length: rate }, (_, i) => Math.round(Math.sin((2 * Math.PI * hz * i) / rate) * 16_000)));
+    const level = (hz: number, highpassHz?: number) => {
+      const meter = new FrameMeter(1600, highpassHz ? { highpassHz, sampleRate: rate } : undefined);
+      meter.push(tone(hz));
+      return meter.finish().at(-1)!; // the last 0.1 s, after the filter settled
+    };
+    expect(level(40) - level(40, 200)).toBeGreaterThanOrEqual(20);
+    expect(Math.abs(level(1000) - level(1000, 200))).toBeLessThan(0.5);
+  });
 });
