@@ -209,6 +209,7 @@ describe("final render by tier, the watermark, and read-only Render Ready", () =
       "scenes.trim": ["PUT", `/scenes/${scene.id}/trim`, { trim_start: scene.trim_start + 0.1, trim_end: scene.trim_end }],
       "scenes.removeOverlay": ["DELETE", `/scenes/${scene.id}/overscene`],
       "scenes.duplicate": ["POST", `/scenes/${scene.id}/duplicate`],
+      "scenes.cutRange": ["POST", `/scenes/${scene.id}/cutrange`, { from: scene.trim_start + 0.1, to: scene.trim_start + 0.3 }],
     };
     const mutations = Object.entries(routes)
       .filter(([name, r]) => name.startsWith("scenes.") && (r.method !== "GET" || ("mutation" in r && r.mutation)))
