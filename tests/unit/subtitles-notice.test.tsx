@@ -33,6 +33,11 @@ describe("subtitles notice (issue 14)", () => {
     expect(screen.getByRole("note").textContent).toContain("Subtitles could not be made for French");
   });
 
+  it("says the lines are on their way while speech recognition follows the preview", () => {
+    show({ subtitles_unavailable: null, subtitles_draft: 0, subtitles_pending: 1 });
+    expect(screen.getByRole("status").textContent).toBe("Speech recognition is still making the subtitle lines of this talk. They show here when they are ready.");
+  });
+
   it("labels draft captions, and says nothing when the subtitles are fine", () => {
     show({ subtitles_unavailable: null, subtitles_draft: 1 });
     expect(screen.getByRole("note").textContent).toMatch(/^Draft captions The subtitles come from the server's basic speech recognition/);

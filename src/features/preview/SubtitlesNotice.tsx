@@ -6,8 +6,16 @@ import { isMediaLanguage, MEDIA_LANGUAGE_NAMES } from "../../lib/languages";
  * Issue 14: why a project has no subtitles (never a silent 0 lines), or that its lines are draft captions from
  * the server's basic speech recognition. Shown on the storyboard and the preview.
  */
-export function SubtitlesNotice({ project }: { project: Pick<Project, "subtitles_unavailable" | "subtitles_draft"> }) {
+export function SubtitlesNotice({ project }: { project: Pick<Project, "subtitles_unavailable" | "subtitles_draft" | "subtitles_pending"> }) {
   const { i18n } = useLingui();
+  // Preview Ready comes first; the words follow (server/jobs/steps): say the lines are on their way.
+  if (project.subtitles_pending === 1) {
+    return (
+      <p className="notice notice-neutral subtitles-notice" role="status">
+        <Trans>Speech recognition is still making the subtitle lines of this talk. They show here when they are ready.</Trans>
+      </p>
+    );
+  }
   const missing = project.subtitles_unavailable;
   if (missing) {
     const language = isMediaLanguage(missing.language) ? i18n._(MEDIA_LANGUAGE_NAMES[missing.language]) : missing.language;

@@ -67,11 +67,6 @@ export function TranslateTab({ project }: { project: Project }) {
       </h2>
       <OfflineStatus projectId={project.id} online={online} waiting={waiting} />
       <SubtitlesNotice project={project} />
-      {project.subtitles_pending === 1 && (
-        <p className="notice notice-neutral" role="status">
-          <Trans>Speech recognition is still making the subtitle lines of this talk. They show here when they are ready.</Trans>
-        </p>
-      )}
       {sets.length === 0 && load === "pending" && <Spinner label={t`Loading the subtitles…`} />}
       {sets.length === 0 && load === "offline" && (
         <p className="empty-state">
