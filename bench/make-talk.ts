@@ -14,6 +14,7 @@ import { promisify } from "node:util";
 import { runFfmpeg } from "../server/media/ffmpeg";
 import type { TimeRange } from "../server/media/analyze";
 import { seededRandom } from "../tests/reliability";
+import { mixRoom, readWavSamples, trimSilence, wavFile } from "./room-audio";
 
 const run = promisify(execFile);
 
@@ -30,13 +31,9 @@ const GAP_MIN_SECONDS = 0.3;
 const GAP_MAX_SECONDS = 3;
 const LEAD_IN_SECONDS = 1;
 const TAIL_SECONDS = 1.5;
-/** Where an utterance starts and ends: the first and last sample above ≈ −66 dBFS. */
-const TRIM_THRESHOLD = 16;
 /** espeak speaks near full scale; −6 dB leaves headroom for the room. */
 const SPEECH_GAIN = 0.5;
-const INT16_MAX = 32_767;
 const SEED = 20_240_601;
-const WAV_HEADER_BYTES = 44;
 
 export const ROOMS = { quiet: -60, noisy: -38 } as const;
 export type Room = keyof typeof ROOMS;
@@ -101,7 +98,7 @@ export async function ensureBenchTalk(dir = path.resolve(".tmp/bench")): Promise
   await encodeVideo(video);
   for (const room of Object.keys(ROOMS) as Room[]) {
     const wav = path.join(work, `${room}.wav`);
-    await writeFile(wav, wavFile(mixRoom(speech, ROOMS[room], random)));
+    await writeFile(wav, wavFile(mixRoom(speech, speech.length, ROOMS[room], "pink", random), SAMPLE_RATE));
     await muxTalk(video, wav, files[room]);
   }
   await writeFile(truthFile, JSON.stringify(truth, null, 1));
@@ -126,24 +123,9 @@ async function synthesize(work: string, random: () => number): Promise<Int16Arra
     const voice = VOICES[Math.floor(random() * VOICES.length)] ?? "en";
     const speed = String(SPEED_MIN + Math.floor(random() * SPEED_SPAN));
     await run("espeak-ng", ["-v", voice, "-s", speed, "-w", file, sentence]);
-    out.push(trim(readWavSamples(await readFile(file))));
+    out.push(trimSilence(readWavSamples(await readFile(file)), SPEECH_GAIN));
   }
   return out;
-}
-
-function readWavSamples(bytes: Buffer): Int16Array {
-  const dataAt = bytes.indexOf("data", 0, "latin1");
-  const start = dataAt >= 0 ? dataAt + 8 : WAV_HEADER_BYTES;
-  const copy = Buffer.from(bytes.subarray(start, start + ((bytes.length - start) & ~1)));
-  return new Int16Array(copy.buffer, copy.byteOffset, copy.length / 2);
-}
-
-function trim(samples: Int16Array): Int16Array {
-  let first = 0;
-  let last = samples.length - 1;
-  while (first < last && Math.abs(samples[first] ?? 0) <= TRIM_THRESHOLD) first++;
-  while (last > first && Math.abs(samples[last] ?? 0) <= TRIM_THRESHOLD) last--;
-  return samples.map((s) => Math.round(s * SPEECH_GAIN)).subarray(first, last + 1);
 }
 
 /** Places utterances with random gaps until the talk is full; returns the dry track and the truth. */
@@ -161,59 +143,6 @@ function assemble(utterances: Int16Array[], random: () => number): { speech: Int
     at += utterance.length + Math.round(gap * SAMPLE_RATE);
   }
   return { speech: track, truth: { version: TALK_VERSION, duration: TALK_SECONDS, speech } };
-}
-
-/** Speech plus pink room noise at `roomDb` dBFS RMS. */
-function mixRoom(speech: Int16Array, roomDb: number, random: () => number): Int16Array {
-  const noise = pinkNoise(speech.length, random);
-  const targetRms = INT16_MAX * 10 ** (roomDb / 20);
-  const gain = targetRms / rms(noise);
-  const out = new Int16Array(speech.length);
-  for (let i = 0; i < out.length; i++) {
-    const mixed = (speech[i] ?? 0) + (noise[i] ?? 0) * gain;
-    out[i] = Math.max(-INT16_MAX, Math.min(INT16_MAX, Math.round(mixed)));
-  }
-  return out;
-}
-
-/** Paul Kellet's economy pink filter over seeded white noise: a room's hiss and rumble. */
-function pinkNoise(length: number, random: () => number): Float32Array {
-  const out = new Float32Array(length);
-  let b0 = 0;
-  let b1 = 0;
-  let b2 = 0;
-  for (let i = 0; i < length; i++) {
-    const white = random() * 2 - 1;
-    b0 = 0.99765 * b0 + white * 0.099046;
-    b1 = 0.963 * b1 + white * 0.2965164;
-    b2 = 0.57 * b2 + white * 1.0526913;
-    out[i] = b0 + b1 + b2 + white * 0.1848;
-  }
-  return out;
-}
-
-function rms(values: Float32Array): number {
-  let sum = 0;
-  for (const v of values) sum += v * v;
-  return Math.sqrt(sum / Math.max(1, values.length));
-}
-
-function wavFile(samples: Int16Array): Buffer {
-  const header = Buffer.alloc(WAV_HEADER_BYTES);
-  const dataBytes = samples.length * 2;
-  header.write("RIFF", 0, "latin1");
-  header.writeUInt32LE(36 + dataBytes, 4);
-  header.write("WAVEfmt ", 8, "latin1");
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(SAMPLE_RATE, 24);
-  header.writeUInt32LE(SAMPLE_RATE * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write("data", 36, "latin1");
-  header.writeUInt32LE(dataBytes, 40);
-  return Buffer.concat([header, Buffer.from(samples.buffer, samples.byteOffset, dataBytes)]);
 }
 
 /** A moving test pattern at 720p30 with a 2 s GOP, like a camera file; encoded once for both rooms. */

@@ -13,6 +13,7 @@ import { promisify } from "node:util";
 import { runFfmpeg } from "../server/media/ffmpeg";
 import type { TimeRange } from "../server/media/analyze";
 import { seededRandom } from "../tests/reliability";
+import { mixRoom, readWavSamples, trimSilence, wavFile, type NoiseColour } from "./room-audio";
 
 const run = promisify(execFile);
 
@@ -26,11 +27,8 @@ const GAP_MIN_SECONDS = 0.3;
 const GAP_MAX_SECONDS = 3;
 const LEAD_IN_SECONDS = 1;
 const TAIL_SECONDS = 1.5;
-const TRIM_THRESHOLD = 16;
-const INT16_MAX = 32_767;
-const WAV_HEADER_BYTES = 44;
 
-export type NoiseColour = "white" | "pink" | "brown";
+export type { NoiseColour };
 
 export interface TalkSpec {
   name: string;
@@ -119,7 +117,7 @@ async function ensureTalk(folder: string, spec: TalkSpec): Promise<GeneratedTalk
   for (const [i, sentence] of SENTENCES.entries()) {
     const wav = path.join(work, `utt${i}.wav`);
     await run("espeak-ng", ["-v", spec.voice, "-s", String(spec.speed), "-w", wav, sentence]);
-    utterances.push(trim(readWavSamples(await readFile(wav)), 10 ** (spec.voiceGainDb / 20)));
+    utterances.push(trimSilence(readWavSamples(await readFile(wav)), 10 ** (spec.voiceGainDb / 20)));
   }
   const total = Math.round(spec.seconds * SAMPLE_RATE);
   const track = new Int16Array(total);
@@ -133,7 +131,7 @@ async function ensureTalk(folder: string, spec: TalkSpec): Promise<GeneratedTalk
     at += utterance.length + Math.round((GAP_MIN_SECONDS + random() * (GAP_MAX_SECONDS - GAP_MIN_SECONDS)) * SAMPLE_RATE);
   }
   const dry = path.join(work, "dry.wav");
-  await writeFile(dry, wavFile(track));
+  await writeFile(dry, wavFile(track, SAMPLE_RATE));
   let voice: Int16Array = track;
   if (spec.reverb) {
     const wet = path.join(work, "wet.wav");
@@ -141,7 +139,7 @@ async function ensureTalk(folder: string, spec: TalkSpec): Promise<GeneratedTalk
     voice = readWavSamples(await readFile(wet));
   }
   const mixed = path.join(work, "mixed.wav");
-  await writeFile(mixed, wavFile(mix(voice, total, spec, random)));
+  await writeFile(mixed, wavFile(mixRoom(voice, total, spec.roomDb, spec.colour, random), SAMPLE_RATE));
   await runFfmpeg({ inputs: [{ file: mixed }], outputOptions: ["-c:a", "aac", "-b:a", "128k", "-ar", "48000", "-ac", "2", "-t", String(spec.seconds)], output: file });
   await writeFile(truthFile, JSON.stringify({ version: TALKS_VERSION, spec, duration: spec.seconds, speech }));
   await rm(work, { recursive: true, force: true });
@@ -176,75 +174,4 @@ function sounding(samples: Int16Array): [number, number][] {
     run = -1;
   }
   return out;
-}
-
-function readWavSamples(bytes: Buffer): Int16Array {
-  const dataAt = bytes.indexOf("data", 0, "latin1");
-  const start = dataAt >= 0 ? dataAt + 8 : WAV_HEADER_BYTES;
-  const copy = Buffer.from(bytes.subarray(start, start + ((bytes.length - start) & ~1)));
-  return new Int16Array(copy.buffer, copy.byteOffset, copy.length / 2);
-}
-
-function trim(samples: Int16Array, gain: number): Int16Array {
-  let first = 0;
-  let last = samples.length - 1;
-  while (first < last && Math.abs(samples[first] ?? 0) <= TRIM_THRESHOLD) first++;
-  while (last > first && Math.abs(samples[last] ?? 0) <= TRIM_THRESHOLD) last--;
-  return samples.subarray(first, last + 1).map((s) => Math.round(s * gain));
-}
-
-/** Voice plus room tone of the spec's colour at its level. */
-function mix(voice: Int16Array, total: number, spec: TalkSpec, random: () => number): Int16Array {
-  const noise = colouredNoise(total, spec.colour, random);
-  const gain = (INT16_MAX * 10 ** (spec.roomDb / 20)) / rms(noise);
-  const out = new Int16Array(total);
-  for (let i = 0; i < total; i++) out[i] = Math.max(-INT16_MAX, Math.min(INT16_MAX, Math.round((voice[i] ?? 0) + (noise[i] ?? 0) * gain)));
-  return out;
-}
-
-/** White; pink (Paul Kellet's economy filter); brown (leaky integrated white: rumble). */
-function colouredNoise(length: number, colour: NoiseColour, random: () => number): Float32Array {
-  const out = new Float32Array(length);
-  let b0 = 0;
-  let b1 = 0;
-  let b2 = 0;
-  let brown = 0;
-  for (let i = 0; i < length; i++) {
-    const white = random() * 2 - 1;
-    if (colour === "white") out[i] = white;
-    else if (colour === "pink") {
-      b0 = 0.99765 * b0 + white * 0.099046;
-      b1 = 0.963 * b1 + white * 0.2965164;
-      b2 = 0.57 * b2 + white * 1.0526913;
-      out[i] = b0 + b1 + b2 + white * 0.1848;
-    } else {
-      brown = 0.995 * brown + white * 0.1;
-      out[i] = brown;
-    }
-  }
-  return out;
-}
-
-function rms(values: Float32Array): number {
-  let sum = 0;
-  for (const v of values) sum += v * v;
-  return Math.sqrt(sum / Math.max(1, values.length));
-}
-
-function wavFile(samples: Int16Array): Buffer {
-  const header = Buffer.alloc(WAV_HEADER_BYTES);
-  const dataBytes = samples.length * 2;
-  header.write("RIFF", 0, "latin1");
-  header.writeUInt32LE(36 + dataBytes, 4);
-  header.write("WAVEfmt ", 8, "latin1");
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(SAMPLE_RATE, 24);
-  header.writeUInt32LE(SAMPLE_RATE * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write("data", 36, "latin1");
-  header.writeUInt32LE(dataBytes, 40);
-  return Buffer.concat([header, Buffer.from(samples.buffer, samples.byteOffset, dataBytes)]);
 }
