@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_POCKETSPHINX } from "../../server/speech/pocketsphinx";
 import { jsonApi, listen, processedTalkProject, startTestServer, type TestServer } from "./helpers";
 import { requireTool } from "./spoken-talk";
+import type { Scene } from "../../api/scenes";
+import type { Word } from "../../api/subtitles";
 
 /**
  * Issue 14, edit by transcript: GET /projects/{id}/words gives the words pocketsphinx recognised in the
@@ -9,26 +11,7 @@ import { requireTool } from "./spoken-talk";
  * word edges, the middle hidden, the lines divided), and showing the cut and merging brings the scene back.
  */
 
-interface Word {
-  start: number;
-  end: number;
-  text: string;
-}
-interface SceneJson {
-  id: number;
-  order: number;
-  visibility: number;
-  start: number;
-  end: number;
-  trim_start: number;
-  trim_end: number;
-  trim_start_default: number;
-  trim_end_default: number;
-  trim_start_raw: number;
-  trim_end_raw: number;
-  media_file_id: number;
-  text: { start: number; end: number; text: string }[];
-}
+type SceneJson = Scene;
 
 let server: TestServer;
 let base: string;
