@@ -73,7 +73,7 @@ test("a creator uploads a talk, configures it, watches it being made and plays t
   // The ready view: highlights, share, remove watermark, and a player that plays.
   await expect(page.getByText("Silence removed")).toBeVisible();
   await expect(page.getByText("Jump cuts created")).toBeVisible();
-  await expect(page.getByText("Subtitle lines")).toBeVisible();
+  await expect(page.getByText("Subtitle lines", { exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: "Share" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Remove watermark" })).toBeVisible();
   const video = page.locator('video[slot="media"]');
