@@ -173,9 +173,9 @@ export function createPipeline(deps: PipelineDeps) {
       if (!project || project.deleted_at || !project.subtitles_pending) return;
       await runSteps(SUBTITLE_STEPS, await projectState(project, ctx), undefined, ctx.signal);
     },
-    // These arrive with their issues (translation, video-site export); until then they fail loudly.
+    // Runs in jobs/translate.ts, which main.ts puts in this one's place (it needs the translation engines).
     translate: async () => {
-      throw new PermanentJobError("translation is not available on this server yet");
+      throw new PermanentJobError("translation is handled by jobs/translate.ts");
     },
     // Runs in jobs/video-site-export.ts, which main.ts puts in this one's place (it needs the YouTube service).
     "export-video-site": async () => {
