@@ -8,6 +8,7 @@ import { VideoSiteExportBody, YoutubeConnection, YoutubeConnectLink } from "./yo
 import { ShareBody, SharePage, ShareToken } from "./share";
 import { SubtitleLinesUpdate, SubtitleSet, SubtitleSetList, SubtitleSetsQuery, TranslateOptions, TranslateRequest } from "./subtitles";
 import { ProjectWords } from "./subtitles";
+import { PickSongBody, Song, SongId, SongList, SongsQuery } from "./music";
 import { PushSubscribeBody, PushSubscriptionInfo, PushUnsubscribeBody, PushUnsubscribed } from "./push";
 import { Plan, PlanInterval } from "./plans";
 import { LibraryCreateBody, LibraryCreateResponse, LibraryItem, LibraryListQuery, LibraryProjectSearchQuery, LibraryScenesQuery, LibrarySearchQuery, MediaFile, Paginated } from "./media";
@@ -125,6 +126,9 @@ export const routes = {
   "projects.shareYoutube": route({ method: "POST", path: "/projects/:id/share/youtube", auth: "user", summary: "Upload the finished video to the user's YouTube channel (title, description, privacy)", params: ProjectId, body: VideoSiteExportBody, response: Project }),
 
   // Subtitle sets and translation (SPEC §7, issue 14).
+  "bgms.list": route({ method: "GET", path: "/bgms", auth: "user", summary: "The songs background music can use: the shipped catalogue and the operator's MUSIC_DIR (?tag, ?q)", query: SongsQuery, response: SongList }),
+  "bgms.get": route({ method: "GET", path: "/bgms/:id", auth: "user", summary: "One song", params: SongId, response: Song }),
+  "bgms.pick": route({ method: "PUT", path: "/bgms/:id", auth: "user", summary: "Pick this song as a project's background music (bgm_id; automatic music on)", params: SongId, body: PickSongBody, response: Project }),
   "subtitles.list": route({ method: "GET", path: "/projects/:id/autosubtitles", auth: "user", summary: "The project's subtitle sets: the original and each translation (?ready=true: only those ready)", params: ProjectId, query: SubtitleSetsQuery, response: SubtitleSetList }),
   "subtitles.options": route({ method: "GET", path: "/projects/:id/translate/options", auth: "user", summary: "Every subtitle language and whether it can be translated into here (engine, draft, or why not)", params: ProjectId, response: TranslateOptions }),
   "subtitles.translate": route({ method: "POST", path: "/projects/:id/translate", auth: "user", summary: "Translate the subtitles into a language (a job); answers the set, pending. Again: retranslates, keeping edited lines", params: ProjectId, body: TranslateRequest, response: SubtitleSet, status: 202 }),
