@@ -60,7 +60,23 @@ export interface RenderOptions extends RunLimits {
   onRenderPath?: (choice: RenderPath) => void;
   /** Subtitles drawn onto the picture (burned-subtitles.ts), in the edit's own time; none when absent or empty. */
   subtitles?: BurnedSubtitles;
+  /** Issue 15: makes the music bed for an edit, or null for none. */
+  music?: MusicBedFactory;
 }
+
+/**
+ * Issue 15: the music bed of an edit. Called once per render after denoise + booster; the bed is
+ * summed with the speech as is (no automatic level changes), then the mix is loudness-normalised.
+ */
+export type MusicBedFactory = (ctx: {
+  /** The edit's joined sound after denoise+booster: FLAC, 48 kHz stereo, exactly totalSamples long. */
+  speech: string;
+  totalSamples: number;
+  sampleRate: number;
+  plan: RenderPlan;
+  scratch: string;
+  signal?: AbortSignal;
+}) => Promise<{ /** FLAC 48 kHz stereo, exactly totalSamples long, already levelled per scene and ducked. */ file: string } | null>;
 
 export interface RenderPath {
   path: "smart" | "full";
