@@ -19,6 +19,7 @@ import * as m0016 from "./migrations/0016_youtube";
 import * as m0018 from "./migrations/0018_subtitles";
 import * as m0022 from "./migrations/0022_subtitles_pending";
 import * as m0019 from "./migrations/0019_subtitle_sets";
+import * as m0023 from "./migrations/0023_songs";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   "0018_subtitles": m0018,
   "0022_subtitles_pending": m0022,
   "0019_subtitle_sets": m0019,
+  "0023_songs": m0023,
 };
 
 export type Db = Kysely<Database>;

@@ -79,6 +79,31 @@ export interface Database {
   youtube_connections: YoutubeConnectionsTable;
   youtube_auth_requests: YoutubeAuthRequestsTable;
   subtitle_sets: SubtitleSetsTable;
+  songs: SongsTable;
+}
+
+/** Background music (migration 0023): the shipped catalogue and the operator's MUSIC_DIR; tag lists are JSON string arrays. */
+export interface SongsTable {
+  id: Generated<number>;
+  source: "catalogue" | "library";
+  key: string;
+  title: string;
+  author: string;
+  genre_tags: string;
+  instrument_tags: string;
+  video_theme_tags: string;
+  licence_id: string;
+  attribution: string | null;
+  duration_ms: number;
+  loop_start_ms: number | null;
+  loop_end_ms: number | null;
+  energy: number | null;
+  tempo: number | null;
+  file_size: number;
+  file_mtime_ms: number;
+  available: number;
+  created_at: string;
+  updated_at: string;
 }
 
 /** A project's subtitle set in one locale (migration 0019); `translations` is JSON { [key]: { source, text, edited } }. */
