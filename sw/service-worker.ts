@@ -63,6 +63,9 @@ for (const method of ["GET", "PUT", "POST", "DELETE"] satisfies HTTPMethod[]) {
 // A subtitle line edited on the Translate page (issue 14) waits in the same outbox and is replayed the same way.
 const SUBTITLE_EDIT = /^\/api\/v1\/subtitles\/\d+$/;
 registerRoute(({ request, url }) => url.origin === self.location.origin && SUBTITLE_EDIT.test(url.pathname) && request.headers.has("idempotency-key"), sceneEdits, "PUT");
+// The project's song picked on the Music tab (issue 15) too.
+const SONG_PICK = /^\/api\/v1\/bgms\/\d+$/;
+registerRoute(({ request, url }) => url.origin === self.location.origin && SONG_PICK.test(url.pathname) && request.headers.has("idempotency-key"), sceneEdits, "PUT");
 
 // ── Push (SPEC §2 Service worker) ──────────────────────────────────────────────────────────
 registerPush(self);

@@ -16,6 +16,7 @@ import { createWordsActions } from "./words";
 import { createTranscriptActions } from "./transcript";
 import { createSubtitleActions } from "./subtitles";
 import { createWaveformActions } from "./waveform";
+import { createMusicActions } from "./music";
 import { createUploader } from "./uploads";
 import { createProgressStream } from "./progress";
 import type { ProjectDraftRow, UploadRole, UploadRow } from "../src/db";
@@ -66,6 +67,7 @@ export function createActions(db: CutroomDb, call: ApiCall) {
     ...createWordsActions(db, call),
     ...createTranscriptActions(db, ordered, outbox, scenes.loadStoryboard),
     ...createWaveformActions(db, call),
+    ...createMusicActions(db, call, outbox),
 
     /** The app's wish for live progress: some project is busy and the page is visible and online (issue 13). */
     watchProgress: (on: boolean) => progress.setWanted(on),
@@ -79,6 +81,8 @@ export function createActions(db: CutroomDb, call: ApiCall) {
         // Uploads and scheduled projects carry on after a reload; week-old finished drafts go.
         await db.drafts.where("createdAt").below(Date.now() - DRAFT_RETENTION_MS).and((d) => d.status !== "waiting").delete();
         void actions.resumeUploads();
+        // Issue 15: the music picker's songs, kept for offline use.
+        void actions.refreshSongs();
       }
     },
 

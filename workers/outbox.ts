@@ -1,6 +1,7 @@
 import type { CutroomDb, EditKind, OutboxCommand, OutboxRow } from "../src/db";
 import type { Scene, SceneUpdateBody } from "../api/scenes";
 import type { SubtitleSet } from "../api/subtitles";
+import type { Project } from "../api/projects";
 import type { RouteName } from "../api/routes";
 import { overlayOptions, type TextLine } from "../api/storyboard";
 import { STORYBOARD_BATCH } from "../src/lib/constants";
@@ -31,6 +32,13 @@ export interface CommandArgs {
   showScene: null;
   setSceneType: { type: Scene["type"] };
   setSubtitleLine: SubtitleLineEdit;
+  pickSong: SongPick;
+}
+
+/** What a song pick carries through the outbox (issue 15): the project and the song it gets. */
+export interface SongPick {
+  projectId: number;
+  songId: number;
 }
 
 interface CommandDef<A> {
@@ -107,7 +115,26 @@ const COMMANDS: { [C in OutboxCommand]: CommandDef<CommandArgs[C]> } = {
     },
     request: (_, a) => ({ route: "subtitles.update", params: { id: a.setId }, body: { lines: [{ key: a.key, text: a.text }] } }),
   },
+  // Issue 15: the project's song. It changes the project row, not a scene (see `withWaitingPick`).
+  pickSong: {
+    kind: () => "music",
+    optimistic: () => ({}),
+    request: (_, a) => ({ route: "bgms.pick", params: { id: a.songId }, body: { project_id: a.projectId } }),
+  },
 };
+
+/** The last song pick of `projectId` among waiting edits, or null. */
+export function waitingPick(projectId: number, waiting: readonly OutboxRow[]): SongPick | null {
+  let last: SongPick | null = null;
+  for (const entry of waiting) if (entry.command === "pickSong" && entry.projectId === projectId) last = entry.args as SongPick;
+  return last;
+}
+
+/** A project as the server sent it with this device's waiting song pick on top (the server's pick keeps automatic music on). */
+export function withWaitingPick<P extends Pick<Project, "id" | "bgm_id" | "autobgm">>(project: P, waiting: readonly OutboxRow[]): P {
+  const pick = waitingPick(project.id, waiting);
+  return pick ? { ...project, bgm_id: pick.songId, autobgm: 1 } : project;
+}
 
 const def = (command: OutboxCommand) => COMMANDS[command] as CommandDef<unknown>;
 
@@ -221,6 +248,7 @@ export function createOutbox(db: CutroomDb, call: ApiCall, options: OutboxOption
   /** The server refused the edit: drop it, show the server's scene (or forget a deleted one), say why. */
   async function refuse(entry: OutboxRow, failure: Failure) {
     if (entry.command === "setSubtitleLine") return refuseLine(entry, failure);
+    if (entry.command === "pickSong") return refusePick(entry, failure);
     const scene = await db.scenes.get(entry.sceneId);
     await db.outbox.delete(entry.seq!);
     const dropped: OutboxRow[] = [entry];
@@ -276,6 +304,36 @@ export function createOutbox(db: CutroomDb, call: ApiCall, options: OutboxOption
     for (const e of dropped) answer(e.idempotencyKey, { refused: failure });
   }
 
+  /** Writes a project from the server with a song pick still waiting on top; a project the mirror does not hold stays out. */
+  async function putProject(project: Project) {
+    await db.transaction("rw", db.projects, db.outbox, async () => {
+      if (!(await db.projects.get(project.id))) return;
+      await db.projects.put(withWaitingPick(project, await db.outbox.where("projectId").equals(project.id).sortBy("seq")));
+    });
+  }
+
+  /** A song pick the server refused: drop it, show the server's project (or forget a deleted one), say why. */
+  async function refusePick(entry: OutboxRow, failure: Failure) {
+    await db.outbox.delete(entry.seq!);
+    const dropped: OutboxRow[] = [entry];
+    const fresh = await call("projects.get", { params: { id: entry.projectId } });
+    if (fresh.ok) await putProject(fresh.data);
+    else if (isNotFound(fresh.failure)) {
+      // The project no longer exists: its later picks cannot land either.
+      await db.transaction("rw", db.projects, db.outbox, async () => {
+        const later = await db.outbox.where("projectId").equals(entry.projectId).filter((e) => e.command === "pickSong").toArray();
+        dropped.push(...later);
+        await db.outbox.bulkDelete(later.map((e) => e.seq!));
+        await db.projects.delete(entry.projectId);
+      });
+    }
+    const unanswered = dropped.filter((e) => !waiters.has(e.idempotencyKey));
+    if (unanswered.length > 0) {
+      await db.failedEdits.bulkAdd(unanswered.map((e) => ({ projectId: e.projectId, sceneId: 0, sceneOrder: null, kind: e.kind, failure, at: Date.now() })));
+    }
+    for (const e of dropped) answer(e.idempotencyKey, { refused: failure });
+  }
+
   function answer(key: string, outcome: Outcome) {
     waiters.get(key)?.resolve(outcome);
     waiters.delete(key);
@@ -320,6 +378,13 @@ export function createOutbox(db: CutroomDb, call: ApiCall, options: OutboxOption
           touched.get(entry.projectId)!.add(entry.sceneId);
         }
         answer(entry.idempotencyKey, { sent: set });
+        continue;
+      }
+      if (entry.command === "pickSong") {
+        const project = (result as { data: Project }).data;
+        await db.outbox.delete(seq);
+        await putProject(project);
+        answer(entry.idempotencyKey, { sent: project });
         continue;
       }
       const scene = (result as { data: Scene }).data;
@@ -462,6 +527,42 @@ export function createOutbox(db: CutroomDb, call: ApiCall, options: OutboxOption
       const settled = await outcome;
       if (settled === "queued") return { ok: true, data: null, queued: true };
       return "sent" in settled ? { ok: true, data: null } : { ok: false, failure: settled.refused };
+    },
+
+    /**
+     * Issue 15: the project's song (offline too). The project row shows it at once; PUT /bgms/{id} is queued and
+     * sent in order. A pick still waiting for the same project is replaced: only the last one needs to reach the server.
+     */
+    async submitPick(pick: SongPick): Promise<EditResult<Project | null>> {
+      const d = def("pickSong");
+      const idempotencyKey = crypto.randomUUID();
+      const replaced = await db.transaction("rw", db.projects, db.outbox, async () => {
+        // One being sent now stays: its answer may already be on its way.
+        const earlier = await db.outbox.where("projectId").equals(pick.projectId).filter((e) => e.command === "pickSong" && e.state === "waiting").toArray();
+        await db.outbox.bulkDelete(earlier.map((e) => e.seq!));
+        // SPEC §4 Needs-render: the song is part of the render.
+        await db.projects.update(pick.projectId, { bgm_id: pick.songId, autobgm: 1, needs_render: 1 });
+        await db.outbox.add({
+          sceneId: 0,
+          projectId: pick.projectId,
+          command: "pickSong",
+          args: pick,
+          kind: d.kind(pick),
+          request: d.request(0, pick),
+          idempotencyKey,
+          createdAt: Date.now(),
+          attempts: 0,
+          state: "waiting",
+        });
+        return earlier;
+      });
+      // A view still waiting on a replaced pick hears that it is settled by the newer one.
+      for (const e of replaced) answer(e.idempotencyKey, "queued");
+      const outcome = new Promise<Outcome>((resolve) => waiters.set(idempotencyKey, { sceneId: 0, resolve }));
+      void drain();
+      const settled = await outcome;
+      if (settled === "queued") return { ok: true, data: (await db.projects.get(pick.projectId)) ?? null, queued: true };
+      return "sent" in settled ? { ok: true, data: settled.sent as Project } : { ok: false, failure: settled.refused };
     },
 
     /** Calls that must come after the queued edits (renders, structural edits) wait for the outbox first. */

@@ -3,6 +3,7 @@ import type { ApiCall } from "./api-client";
 import type { Result } from "./status";
 import type { Project, ProjectSettings, RenderBody as RenderBodySchema } from "../api/projects";
 import type { ExportTier } from "../api/export-tiers";
+import { withWaitingPick } from "./outbox";
 
 type RenderBody = import("zod").input<typeof RenderBodySchema>;
 
@@ -24,8 +25,12 @@ type LoadStoryboard = (projectId: number, fresh?: boolean) => Promise<Result<{ t
 export function createProjectActions(db: CutroomDb, call: ApiCall, loadStoryboard: LoadStoryboard = async () => ({ ok: true, data: { total: 0 } })) {
   async function refreshProject(id: number): Promise<Result<Project>> {
     const result = await call("projects.get", { params: { id } });
-    if (result.ok) await db.projects.put(result.data);
-    else if (result.failure.kind === "body" && result.failure.body.code === "not_found") await db.projects.delete(id);
+    // A song pick still in the outbox stays on view (issue 15).
+    if (result.ok) {
+      await db.transaction("rw", db.projects, db.outbox, async () => {
+        await db.projects.put(withWaitingPick(result.data, await db.outbox.where("projectId").equals(id).sortBy("seq")));
+      });
+    } else if (result.failure.kind === "body" && result.failure.body.code === "not_found") await db.projects.delete(id);
     return result;
   }
 
@@ -45,14 +50,15 @@ export function createProjectActions(db: CutroomDb, call: ApiCall, loadStoryboar
       const result = await call("projects.list", { query: { page } });
       if (!result.ok || !("data" in result.data)) return result;
       const { data, last_page, total } = result.data;
-      await db.transaction("rw", db.projects, db.meta, async () => {
+      await db.transaction("rw", db.projects, db.meta, db.outbox, async () => {
         if (page === 1) {
           // Forget projects that vanished server-side (deleted long ago) among the newest.
           const newest = data.length ? Math.min(...data.map((p) => p.id)) : 0;
           const gone = (await db.projects.where("id").aboveOrEqual(newest).primaryKeys()).filter((id) => !data.some((p) => p.id === id));
           await db.projects.bulkDelete(gone);
         }
-        await db.projects.bulkPut(data);
+        const waiting = await db.outbox.where("projectId").anyOf(data.map((p) => p.id)).sortBy("seq");
+        await db.projects.bulkPut(data.map((p) => withWaitingPick(p, waiting)));
         await db.meta.put({ key: "projects", value: { total, lastPage: last_page, fetchedAt: new Date().toISOString() } });
       });
       return { ok: true as const, data: { total, lastPage: last_page } };

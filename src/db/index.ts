@@ -13,6 +13,7 @@ import type { YoutubeConnection } from "../../api/youtube";
 import type { SubtitleSet, TranslateOptions } from "../../api/subtitles";
 import type { Word } from "../../api/subtitles";
 import type { Waveform } from "../../api/subtitles";
+import type { Song } from "../../api/music";
 
 /** The signed-in user, as views read it. There is at most one row, with id "me". */
 export interface UserRow extends User {
@@ -41,7 +42,9 @@ export type MetaRow =
   /** The progress stream (issue 13): live while events arrive; otherwise the screens' 60 s poll is what updates. */
   | { key: "progressStream"; value: { state: ProgressStreamState; at: string } }
   /** The Translate page's languages (issue 14): what GET /projects/{id}/translate/options said, and when. */
-  | { key: `translate:${number}`; value: TranslateOptions & { fetchedAt: string } };
+  | { key: `translate:${number}`; value: TranslateOptions & { fetchedAt: string } }
+  /** The music picker's songs (issue 15): when GET /bgms last filled the `songs` table. */
+  | { key: "songs"; value: { total: number; fetchedAt: string } };
 
 export type ProgressStreamState = "live" | "retrying" | "off";
 
@@ -104,9 +107,11 @@ export interface ProjectDraftRow {
 /** The scene edits that can wait in the outbox (ARCHITECTURE "Offline edits"): attribute edits only. */
 export type OutboxCommand = "trimScene" | "setSceneText" | "removeSceneLines" | "setSceneAttributes" | "removeOverlay" | "hideScene" | "showScene" | "setSceneType"
   /** A subtitle set's line (issue 14): PUT /subtitles/{id}; `sceneId` is the line's scene. */
-  | "setSubtitleLine";
+  | "setSubtitleLine"
+  /** The project's song (issue 15): PUT /bgms/{id}; `sceneId` is 0 (no scene). */
+  | "pickSong";
 /** What an edit changed, in the words the storyboard uses when it reports a refused edit. */
-export type EditKind = "trim" | "text" | "removeText" | "hide" | "show" | "type" | "volume" | "faces" | "framing" | "overlay" | "removeOverlay" | "attributes" | "translation";
+export type EditKind = "trim" | "text" | "removeText" | "hide" | "show" | "type" | "volume" | "faces" | "framing" | "overlay" | "removeOverlay" | "attributes" | "translation" | "music";
 
 /**
  * One attribute edit waiting to reach the server, sent strictly in `seq` order. The key is made once,
@@ -142,16 +147,8 @@ export interface FailedEditRow {
   at: number;
 }
 
-/** A song of the music picker (SPEC §3 Song). Kept for the mirror; nothing fills it yet. */
-export interface SongRow {
-  id: number;
-  title: string;
-  author: string;
-  genre_tags: string[];
-  instrument_tags: string[];
-  video_theme_tags: string[];
-  public_demo: string | null;
-}
+/** A song of the music picker (SPEC §3 Song, api/music.ts), as GET /bgms lists it. */
+export type SongRow = Song;
 
 /** A project's subtitle set (SPEC §3 Subtitle set, api/subtitles.ts), with this device's waiting line edits on top. */
 export type SubtitleSetRow = SubtitleSet;
@@ -221,6 +218,11 @@ export class CutroomDb extends Dexie {
     this.version(7).stores({
       words: "media_file_id, *project_ids",
     });
+    // Issue 15: the songs table is filled from GET /bgms, with the contract's fields; rows of the old shape (never
+    // written) are cleared.
+    this.version(8)
+      .stores({ songs: "id, title" })
+      .upgrade((tx) => tx.table("songs").clear());
   }
 
   /** The signed-in user, or null when nobody is signed in. */

@@ -27,6 +27,8 @@ const FAILED: Record<EditKind, (scene: number | string) => MessageDescriptor> = 
   removeOverlay: (scene) => msg`Removing the overlay of scene ${scene} was not saved:`,
   attributes: (scene) => msg`A change to scene ${scene} was not saved:`,
   translation: (scene) => msg`A translated subtitle line of scene ${scene} was not saved:`,
+  // Issue 15: a song pick names no scene.
+  music: () => msg`The song choice was not saved:`,
 };
 
 export interface OfflineStatusProps {
