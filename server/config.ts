@@ -1,4 +1,5 @@
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { MEDIA_LANGUAGES } from "../api/locales";
 import type { SpeechSettings } from "./speech";
@@ -88,6 +89,12 @@ const EnvSchema = z.object({
   YOUTUBE_API_BASE: z.string().url().default("https://www.googleapis.com"),
   /** Bytes per resumable-upload request: a multiple of 256 KiB, as YouTube requires. */
   YOUTUBE_CHUNK_BYTES: z.coerce.number().int().min(262_144).multipleOf(262_144).default(8 * 1_048_576),
+  /** Background music (issue 15): the shipped catalogue's folder (catalogue.json and its files); default: the repository's music/. */
+  MUSIC_CATALOGUE_DIR: z.string().optional(),
+  /** The operator's own music folder: its audio files (with their tags) join the catalogue. Unset: none. */
+  MUSIC_DIR: z.string().optional(),
+  /** How often both are looked at again for added, changed or removed files. */
+  MUSIC_SYNC_MINUTES: z.coerce.number().min(0.05).max(24 * 60).default(5),
   VAPID_SUBJECT: z
     .string()
     .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, "must be a mailto: address or an https: URL")
@@ -193,6 +200,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
             chunkBytes: e.YOUTUBE_CHUNK_BYTES,
           }
         : null,
+    music: {
+      catalogueDir: path.resolve(e.MUSIC_CATALOGUE_DIR ?? path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "music")),
+      musicDir: e.MUSIC_DIR ? path.resolve(e.MUSIC_DIR) : null,
+      syncEveryMs: Math.round(e.MUSIC_SYNC_MINUTES * 60_000),
+    },
     push: {
       mode: e.PUSH,
       outboxDir: path.join(dataDir, "push-outbox"),

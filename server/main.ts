@@ -34,6 +34,8 @@ import { createVideoSiteExport } from "./jobs/video-site-export";
 import { createYoutube } from "./services/youtube";
 import { youtubeSealer } from "./services/youtube/cipher";
 import { localFileStore } from "./storage/local";
+import { createMusicCatalogue, type MusicCatalogue } from "./music/catalogue";
+import { createMusic } from "./services/music";
 
 export interface Server {
   app: FastifyInstance;
@@ -42,6 +44,8 @@ export interface Server {
   queue: LocalQueue;
   /** The tus uploads (their expiry sweep and storage count). */
   uploads: Uploads;
+  /** Background music: the songs table's sync with the catalogue and MUSIC_DIR (issue 15). */
+  musicCatalogue: MusicCatalogue;
   /** Starts the job runner (done at creation unless `startRunner: false`). */
   startRunner(): Promise<void>;
   close(): Promise<void>;
@@ -121,7 +125,11 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     toProject: projects.toProject,
     log: { warn: (fields, message) => app.log.warn(fields, message) },
   });
-  const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, edits, uploads, links, store, push, sharing, youtube, subtitleSets, i18n, vapidPublicKey: vapid?.publicKey ?? null });
+  // Background music (issue 15): the songs table follows the shipped catalogue and MUSIC_DIR (at start, on a timer, and before a listing when either changed).
+  const musicCatalogue = createMusicCatalogue({ db, dirs: config.music, syncEveryMs: config.music.syncEveryMs, log: pushLog });
+  const music = createMusic({ db, catalogue: musicCatalogue, dirs: config.music, projects, secret });
+  const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, edits, uploads, links, store, push, sharing, youtube, subtitleSets, music, i18n, vapidPublicKey: vapid?.publicKey ?? null });
+  await musicCatalogue.start();
   mailer ??= config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(config.outboxDir, config.mailFrom, app.log);
 
   const tmpDir = path.join(config.dataDir, "tmp");
@@ -171,9 +179,11 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     config,
     queue,
     uploads,
+    musicCatalogue,
     startRunner,
     async close() {
       clearTimeout(recoveryTimer);
+      await musicCatalogue.stop();
       instance.release();
       await app.close();
       await queue.stop();

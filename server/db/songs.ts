@@ -155,3 +155,12 @@ export async function markSongsUnavailable(db: Db, ids: number[]): Promise<void>
   if (ids.length === 0) return;
   await db.updateTable("songs").set({ available: 0, updated_at: new Date().toISOString() }).where("id", "in", ids).where("available", "=", 1).execute();
 }
+
+/** id → a short version of each available song's file (size and mtime): demo URLs change when the file does. */
+export async function songFileVersions(db: Db, ids?: number[]): Promise<Map<number, string>> {
+  if (ids && ids.length === 0) return new Map();
+  let query = db.selectFrom("songs").select(["id", "file_size", "file_mtime_ms"]).where("available", "=", 1);
+  if (ids) query = query.where("id", "in", ids);
+  const rows = await query.execute();
+  return new Map(rows.map((r) => [Number(r.id), `${Number(r.file_size).toString(36)}-${Number(r.file_mtime_ms).toString(36)}`]));
+}

@@ -42,6 +42,8 @@ import { registerIdempotency } from "./idempotency";
 import type { Push } from "../services/push";
 import type { Sharing } from "../services/sharing";
 import { maskShareTokens, shareRoutes, watchPageHeaders } from "./resources/share";
+import { musicRoutes } from "./resources/music";
+import type { Music } from "../services/music";
 
 export interface AppDeps {
   config: Config;
@@ -62,6 +64,8 @@ export interface AppDeps {
   sharing: Sharing;
   /** Subtitle sets and translation (issue 14). */
   subtitleSets: SubtitleSets;
+  /** Background music (issue 15). */
+  music: Music;
   /** Served in GET /config; null when PUSH=off. */
   vapidPublicKey: string | null;
 }
@@ -170,6 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       mediaRoutes(api, hooks, deps);
       sceneRoutes(api, hooks, deps.scenes);
       subtitleRoutes(api, hooks, deps.subtitleSets);
+      musicRoutes(api, hooks, deps.music);
       pushRoutes(api, hooks, deps.push);
       eventRoutes(api, hooks, progressHub);
       youtubeRoutes(api, hooks, deps.youtube, deps.i18n);

@@ -7,6 +7,7 @@ import type { Sealer } from "../services/youtube/cipher";
 import { GoogleError, type UploadState } from "../services/youtube/google";
 import { NotConnectedError, type StoredUpload, type Youtube } from "../services/youtube";
 import type { JobContext, JobPayloads } from "./types";
+import { musicAttribution, withAttribution } from "../music/attribution";
 
 /** Interruptions in a row (no byte gained) one attempt rides out before the queue retries it later. */
 const MAX_RESUMES = 5;
@@ -71,7 +72,10 @@ export function createVideoSiteExport(deps: VideoSiteExportDeps) {
         state = await authorized((t) => google.uploadStatus(upload.session!, t, size, ctx.signal));
         ctx.log?.("YouTube upload resumed", { projectId, received: state.done ? size : state.received, size });
       } else {
-        const session = await authorized((t) => google.startUpload(t, upload, size, ctx.signal));
+        // Issue 15: a CC-BY song the render played is credited in the video's description.
+        const credit = await musicAttribution(db, project);
+        const video = { title: upload.title, description: withAttribution(upload.description, credit), privacy: upload.privacy };
+        const session = await authorized((t) => google.startUpload(t, video, size, ctx.signal));
         upload = { ...upload, session, key: project.export_key, size };
         await save(upload);
         state = { done: false, received: 0 };

@@ -9,6 +9,7 @@ import { trackKeyOf } from "./subtitles";
 import { sign, verifySignature } from "./signed-links";
 import type { ShareTokens } from "./share-tokens";
 import { DomainError, notFound } from "./errors";
+import { musicAttribution, withAttribution } from "../music/attribution";
 
 /** A language's name in that language ("Deutsch (Deutschland)"), as track menus list them; the tag when unknown. */
 function languageLabel(locale: string): string {
@@ -101,7 +102,8 @@ export function createSharing(deps: SharingDeps) {
       if (!row) throw notFound("This video is not available");
       return {
         name: row.video_name || row.name,
-        description: row.description,
+        // Issue 15: the credit line of a CC-BY song the render played.
+        description: withAttribution(row.description, await musicAttribution(db, row)),
         privacy: row.privacy as Privacy,
         video: { url: mediaUrl(token, row, "video", now), width: row.export_width ?? null, height: row.export_height ?? null, duration_seconds: row.duration_out_seconds },
         poster: row.thumbnail_key ? mediaUrl(token, row, "poster", now) : null,
