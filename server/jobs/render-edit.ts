@@ -20,6 +20,8 @@ export interface RenderEdit {
   /** Some scene zoomed in by automatic punch-in (for the Highlights). */
   autoPunchIn: boolean;
   outputSeconds: number;
+  /** Issue 15: each segment's scene (type and music level), for the music bed. */
+  scenes: { id: number; type: string; musicType: string }[];
 }
 
 /** A scene's source file, as the render reads it. */
@@ -107,6 +109,7 @@ export function buildRenderEdit(
     aspect,
     autoPunchIn: shown.some(({ scene }, i) => zoomed[i] && scene.punch_in === 1),
     outputSeconds: segments.reduce((sum, s) => sum + Math.max(0, s.end - s.start), 0),
+    scenes: shown.map(({ scene }) => ({ id: scene.id, type: scene.type, musicType: scene.music_type })),
   };
 }
 

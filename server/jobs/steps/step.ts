@@ -37,6 +37,8 @@ export interface StepDeps {
   speech?: SpeechToText | null;
   /** Queues the project's subtitle steps (a `transcribe` job) after its Preview Ready; absent: they run in the job that asked. */
   enqueueSubtitles?: (project: ProjectRow) => Promise<void>;
+  /** Issue 15: where songs' files are (db/songs.ts songFilePath); absent: the repository's music/ and no MUSIC_DIR. */
+  music?: { catalogueDir: string; musicDir: string | null };
 }
 
 /**
