@@ -19,6 +19,7 @@ import { routes, type RouteName } from "../../api/routes";
 import { reportFigures } from "../reliability";
 import { bearer, jsonApi, listen, processedTalkProject, startTestServer, waitFor, type TestServer } from "./helpers";
 import { tusUpload } from "./tus";
+import { fixtureCatalogue } from "./music-fixtures";
 
 interface Party {
   token: string;
@@ -59,6 +60,8 @@ interface Fixture {
   filters?: boolean;
   /** The owner's own call may also be a 404 (a render link before any render). */
   ownMay404?: boolean;
+  /** The path id names something every user sees (a song): a 2xx without anything of the victim's is right too. */
+  sharedPath?: boolean;
 }
 
 /** Path parameters that are not ids of anything a user owns. */
@@ -69,7 +72,15 @@ const ID_FIELD = /(^|_)ids?$|Ids$|^sceneid$|^media$|^scenes$|^projects$|^media_f
 /** Body fields that look like ids but name nothing a user owns. */
 const NOT_OWNED_FIELDS = new Set(["projects.update:bgm_id", "projects.create:bgm_id"]);
 
+/** A song of the catalogue (issue 15): no user's, every user's to list and pick for their own projects. */
+let songId = 0;
+
 const FIXTURES: Partial<Record<RouteName, Fixture>> = {
+  "bgms.get": { own: () => ({ params: { id: songId } }), sharedPath: true },
+  "bgms.pick": {
+    own: (p) => ({ params: { id: songId }, body: { project_id: p.project } }),
+    bodyIds: (_a, v) => [{ params: { id: songId }, body: { project_id: v.project } }],
+  },
   "library.scenes": { own: (p) => ({ params: { id: p.libraryProject } }) },
   "library.searchScenes": { own: (p) => ({ params: { id: p.libraryProject } }) },
   "library.get": { own: (p) => ({ params: { id: p.media } }) },
@@ -171,7 +182,9 @@ const idParams = (def: RouteDef) => pathParams(def).filter((p) => !NOT_ID_PARAMS
 const idFields = (name: string, def: RouteDef) => keysOf(def.body).filter((k) => ID_FIELD.test(k) && !NOT_OWNED_FIELDS.has(`${name}:${k}`));
 
 /** Routes outside the contract table that this suite calls explicitly (below). */
-const HIDDEN_COVERED = new Set([`${API_BASE}/uploads/*`, `${API_BASE}/projects/:id/downloadrender`, `${API_BASE}/projects/:id/subtitles`, `${API_BASE}/files/*`, `${API_BASE}/user/email/verify/:id`, `${API_BASE}/share/:token/:file`]);
+const HIDDEN_COVERED = new Set([`${API_BASE}/uploads/*`, `${API_BASE}/projects/:id/downloadrender`, `${API_BASE}/projects/:id/subtitles`, `${API_BASE}/files/*`, `${API_BASE}/user/email/verify/:id`, `${API_BASE}/share/:token/:file`,
+  // A song's demo file belongs to no user (music.test.ts: catalogue demos are public, MUSIC_DIR ones by signed link).
+  `${API_BASE}/bgms/:id/demo`]);
 
 /** Every path the server registered, read from Fastify's route tree. */
 function registeredPaths(): string[] {
@@ -192,6 +205,7 @@ function registeredPaths(): string[] {
 
 let server: TestServer;
 let base: string;
+let catalogueDir = "";
 let attacker: Party;
 let victim: Party;
 const figures = { routes: 0, calls: 0, denied: 0, filtered: 0, anonymous: 0, leaks: 0, changed: 0, ownerChecks: 0 };
@@ -307,7 +321,9 @@ const callRoute = (def: RouteDef, call: Call, token: string | undefined) =>
   });
 
 beforeAll(async () => {
-  server = await startTestServer({ PUSH: "outbox", RATE_LIMIT_UPLOADS: "1000" });
+  catalogueDir = fixtureCatalogue();
+  server = await startTestServer({ PUSH: "outbox", RATE_LIMIT_UPLOADS: "1000", MUSIC_CATALOGUE_DIR: catalogueDir });
+  songId = (await server.db.selectFrom("songs").select("id").where("available", "=", 1).orderBy("id").executeTakeFirstOrThrow()).id;
   base = await listen(server);
   attacker = await makeParty("attacker");
   victim = await makeParty("victim");
@@ -316,6 +332,7 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(async () => {
   await server?.close();
+  if (catalogueDir) fs.rmSync(catalogueDir, { recursive: true, force: true });
 });
 
 describe("authorisation matrix", () => {
@@ -342,7 +359,7 @@ describe("authorisation matrix", () => {
       // Their ids in the path (and in the body): the whole call is theirs.
       if (idParams(def).length) {
         const res = await callRoute(def, entry.own(victim), attacker.token);
-        inspect(`${name} with their path id`, res.statusCode, res.body, victim, false);
+        inspect(`${name} with their path id`, res.statusCode, res.body, victim, entry.sharedPath ?? false);
       }
       // Their ids in the body of a call on my own path.
       for (const call of entry.bodyIds?.(attacker, victim) ?? []) {
