@@ -6,7 +6,7 @@ type MediaChromeElement = DetailedHTMLProps<HTMLAttributes<HTMLElement>, HTMLEle
 declare module "react" {
   namespace JSX {
     interface IntrinsicElements {
-      "media-controller": MediaChromeElement & { autohide?: number | string; nohotkeys?: boolean; breakpoints?: string };
+      "media-controller": MediaChromeElement & { autohide?: number | string; nohotkeys?: boolean; breakpoints?: string; audio?: boolean };
       "media-control-bar": MediaChromeElement;
       "media-play-button": MediaChromeElement;
       "media-time-range": MediaChromeElement;

@@ -41,8 +41,8 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   "pt-BR": ["1080p (Full HD)", "Email", "Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Hindi", "Filipino", "Storyboard"],
   es: ["1080p (Full HD)", "Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Hindi", "Filipino"],
   it: ["1080p (Full HD)", "Email", "Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Home", "Media", "Password", "Account", "Hindi", "Video", "Storyboard", "Volume"],
-  fr: ["1080p (Full HD)", "Email", "Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Contact", "Menu", "Langue", "Hindi", "Filipino", "Storyboard", "Images", "Options", "Notifications", "Volume", "Position", "Actions", "Public", "Description"],
-  de: ["1080p (Full HD)", "Email", "E-Mail", "Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Home", "Media", "Account", "Upgrade", "Hindi", "Filipino", "Video", "Storyboard", "Name", "Overlay"],
+  fr: ["1080p (Full HD)", "Email", "Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Contact", "Menu", "Langue", "Hindi", "Filipino", "Storyboard", "Images", "Options", "Notifications", "Volume", "Position", "Actions", "Public", "Description", "Licence", "Genres", "Instruments"],
+  de: ["1080p (Full HD)", "Email", "E-Mail", "Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Home", "Media", "Account", "Upgrade", "Hindi", "Filipino", "Video", "Storyboard", "Name", "Overlay", "Songs", "Genres"],
 };
 
 describe("translations", () => {

@@ -2,6 +2,8 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
 import type { Project } from "../../../api/projects";
+import { SongPicker } from "../music/SongPicker";
+import { useSong, useSongId } from "../music/useSongs";
 import { Button } from "../../ui/Button";
 import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { Switch } from "../../ui/Switch";
@@ -12,14 +14,17 @@ import { MUSIC_LEVEL_LABELS } from "./messages";
 import { isLocked } from "./NeedsRenderAlert";
 
 /**
- * The Music tab: the project's music as it stands (the song picker arrives later; the options are on the
- * Options tab), and Reset volumes — every scene back to standard levels, auto-duck on or off.
+ * The Music tab: the project's music as it stands (its song with the song's licence; the options are on the
+ * Options tab), Reset volumes — every scene back to standard levels, auto-duck on or off — and the song
+ * picker (SPEC §2 Music picker, issue 15).
  */
 export function MusicTab({ project }: { project: Project }) {
   const { t, i18n } = useLingui();
   const [resetOpen, setResetOpen] = useState(false);
   const [autoduck, setAutoduck] = useState(project.autoduck === 1);
   const onOff = (on: boolean) => (on ? t`On` : t`Off`);
+  const songId = useSongId(project);
+  const song = useSong(songId);
 
   async function resetVolumes() {
     const result = await worker.resetVolumes(project.id, autoduck);
@@ -45,9 +50,27 @@ export function MusicTab({ project }: { project: Project }) {
               <Trans>Song</Trans>
             </dt>
             <dd>
-              {project.bgm_id !== null ? <Trans>Song no. {project.bgm_id}</Trans> : project.autobgm ? <Trans>Chosen by Cutroom</Trans> : <Trans>None</Trans>}
+              {song ? (
+                <Trans>
+                  {song.title} by {song.author}
+                </Trans>
+              ) : songId !== null ? (
+                <Trans>Song no. {songId}</Trans>
+              ) : project.autobgm ? (
+                <Trans>Chosen by Cutroom</Trans>
+              ) : (
+                <Trans>None</Trans>
+              )}
             </dd>
           </div>
+          {song && (
+            <div>
+              <dt>
+                <Trans>Licence</Trans>
+              </dt>
+              <dd>{song.licence.id}</dd>
+            </div>
+          )}
           <div>
             <dt>
               <Trans>Music volume</Trans>
@@ -61,9 +84,17 @@ export function MusicTab({ project }: { project: Project }) {
             <dd>{onOff(project.autoduck === 1)}</dd>
           </div>
         </dl>
+        {song?.licence.attribution && (
+          <div className="song-attribution">
+            <p>
+              <Trans>This song's licence asks for this credit where you publish the video:</Trans>
+            </p>
+            <blockquote>{song.licence.attribution}</blockquote>
+          </div>
+        )}
         <p className="muted">
           <Trans>
-            Choosing a song from the music library is coming soon. Change these settings in{" "}
+            Change the automatic music, the music volume and auto-duck in{" "}
             <Link to="/projects/$id/settings" params={{ id: project.id }}>
               Options
             </Link>
@@ -100,6 +131,8 @@ export function MusicTab({ project }: { project: Project }) {
           </div>
         </ConfirmDialog>
       </section>
+
+      <SongPicker project={project} currentId={songId} />
     </div>
   );
 }

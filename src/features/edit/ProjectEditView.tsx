@@ -15,6 +15,7 @@ import { ReferencePlayer } from "./ReferencePlayer";
 import { ReferencePlayerContext, ReferencePlayerController } from "./reference-player";
 import { ShareTab } from "./ShareTab";
 import { TranslateTab } from "../translate/TranslateTab";
+import { SongPlayer } from "../music/SongPlayer";
 import { StoryboardTools } from "./StoryboardTools";
 import { tabOfRoute, type EditRouteTab } from "./tabs";
 import { useNarrow } from "./useMediaQuery";
@@ -46,6 +47,8 @@ export function ProjectEditView({ projectId, routeTab }: { projectId: number; ro
         </div>
         {/* The Preview & Export tab shows the progress itself. */}
         {tab !== "share" && <ProjectStateBanner project={project} />}
+        {/* SPEC §2 Shell: a music player appears when a song is set (issue 15). */}
+        <SongPlayer project={project} />
         <EditTabs tab={tab} onChange={(next) => void navigate({ to: `/projects/$id/${next}`, params: { id: projectId } })}>
           {tab === "storyboard" && <StoryboardTab project={project} />}
           {tab === "translate" && <TranslateTab project={project} />}
