@@ -8,6 +8,7 @@ import { findSong, listAvailableSongs, songFilePath } from "../../server/db/song
 import { withAttribution } from "../../server/music/attribution";
 import { bearer, jsonApi, listen, processedTalkProject, startTestServer, waitFor, type TestServer } from "./helpers";
 import { CC_BY_ATTRIBUTION, fixtureCatalogue, synthAudio } from "./music-fixtures";
+import { startFakeYoutube, type FakeYoutube } from "./youtube-server";
 
 /**
  * Issue 15, background music: the shipped catalogue and the operator's MUSIC_DIR as one list of songs (filter by
@@ -24,6 +25,7 @@ describe("background music", () => {
   let catalogueDir = "";
   let musicDir = "";
   let outside = "";
+  let fake: FakeYoutube;
   const api = jsonApi(() => base, () => owner.token);
   const songs = async (query = "") => {
     const res = await api("GET", `/bgms${query}`);
@@ -36,7 +38,8 @@ describe("background music", () => {
     catalogueDir = fixtureCatalogue();
     musicDir = fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-music-dir-"));
     outside = fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-outside-"));
-    server = await startTestServer({ MUSIC_CATALOGUE_DIR: catalogueDir, MUSIC_DIR: musicDir });
+    fake = await startFakeYoutube();
+    server = await startTestServer({ MUSIC_CATALOGUE_DIR: catalogueDir, MUSIC_DIR: musicDir, ...fake.env() });
     base = await listen(server);
     owner = await server.signUp();
     other = await server.signUp();
@@ -46,6 +49,7 @@ describe("background music", () => {
   }, 240_000);
   afterAll(async () => {
     await server?.close();
+    await fake?.close();
     for (const dir of [catalogueDir, musicDir, outside]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -231,6 +235,28 @@ describe("background music", () => {
     expect(finished.body.code).toBe("project_finished");
     expect(asOption.body.code).toBe(finished.body.code);
   }, 200_000);
+
+  it("credits a CC-BY song in the description of the video exported to YouTube", async () => {
+    const [cafe] = await songs("?q=cafe");
+    const row = await projectRow(projectId);
+    await server.db.updateTable("projects").set({ applied_features: JSON.stringify({ ...JSON.parse(row.applied_features), music: true, music_song_id: cafe!.id }) }).where("id", "=", projectId).execute();
+    // Connect as a person would: the consent link, Allow, the callback.
+    const link = await api("GET", "/user/youtube/connect");
+    const consent = await (await fetch(link.body.url)).text();
+    const allow = /href="([^"]+decision=allow)"/.exec(consent)![1]!.replace(/&amp;/g, "&");
+    const back = new URL((await fetch(new URL(allow, fake.url), { redirect: "manual" })).headers.get("location")!);
+    expect((await fetch(`${base}${back.pathname}${back.search}`)).status).toBe(200);
+
+    const description = "Coffee, explained.";
+    expect((await api("POST", `/projects/${projectId}/share/youtube`, { title: "Music talk", description, privacy: "unlisted" })).status).toBe(200);
+    const done = await waitFor(async () => {
+      const p = (await api("GET", `/projects/${projectId}`)).body;
+      return p.youtube_export !== "exporting" ? p : undefined;
+    }, 60_000);
+    expect(done.youtube_error).toBeNull();
+    const id = /v=([\w-]+)$/.exec(done.youtubeUrl)![1]!;
+    expect(fake.videos.get(id)!.snippet).toEqual({ title: "Music talk", description: `${description}\n\nMusic: ${CC_BY_ATTRIBUTION}` });
+  }, 90_000);
 
   it("puts the credit line at the end of a description, shortening the person's text, never the credit", () => {
     expect(withAttribution("Hello", null)).toBe("Hello");
