@@ -6,23 +6,40 @@ export interface AudioSettings {
   mute_videos: number;
 }
 
-/** FFT denoiser tracking the room's noise, gentle enough not to make voices metallic. */
+/** The spectral denoiser: an FFT denoiser tracking the room's noise, gentle enough not to make voices metallic. */
 export const NOISE_CANCELLING_FILTERS = ["highpass=f=70", "afftdn=nr=14:nf=-42:tn=1"];
-/** Presence and evenness for speech: a lift at 3 kHz, compression with make-up gain, a safety limiter. */
-export const VOICE_BOOSTER_FILTERS = [
-  "equalizer=f=3000:t=q:w=1.2:g=3",
-  "acompressor=threshold=0.1:ratio=3:attack=5:release=120:makeup=2",
-  "alimiter=limit=0.95:level=false",
-];
+/**
+ * The voice booster: no rumble, presence at 3 kHz, then compression with make-up gain so quiet words
+ * come up. No limiter: the loudness stage after it controls the peaks. None of these delays the sound.
+ */
+export const VOICE_BOOSTER_FILTERS = ["highpass=f=80", "equalizer=f=3000:t=q:w=1.2:g=3", "acompressor=threshold=0.1:ratio=3:attack=5:release=120:makeup=2"];
 
 /**
- * Filters for the joined audio and what they apply. The booster only works with the enhancer on
- * and the footage not muted (SPEC §5); every filter keeps the length, so audio stays in sync.
+ * The two denoisers: "rnnoise", the speech-trained neural one (denoise.ts), and "spectral"
+ * (NOISE_CANCELLING_FILTERS). `npm run bench:sound` measures both on talks with known speech and noise.
  */
-export function audioEnhancement(settings: AudioSettings): { filters: string[]; noiseCancelling: boolean; voiceBooster: boolean } {
-  if (!settings.audio_preprocessor || settings.mute_videos) return { filters: [], noiseCancelling: false, voiceBooster: false };
-  const voiceBooster = !!settings.voice_booster;
-  return { filters: [...NOISE_CANCELLING_FILTERS, ...(voiceBooster ? VOICE_BOOSTER_FILTERS : [])], noiseCancelling: true, voiceBooster };
+export type Denoiser = "rnnoise" | "spectral";
+/** Chosen by bench:sound: RNNoise improves SI-SDR far more on noisy rooms and keeps quiet ones intact. */
+export const DEFAULT_DENOISER: Denoiser = "rnnoise";
+/** What video sites normalise to: −14 LUFS integrated, true peak at most −1 dBTP. */
+export const LOUDNESS_TARGET = Object.freeze({ i: -14, tp: -1 });
+
+/** The finishing chain of a render's sound (sound.ts): denoise → voice booster → music bed → loudness. */
+export interface SoundOptions {
+  denoise: Denoiser | null;
+  booster: boolean;
+  /** Integrated loudness (LUFS) and true peak (dBTP) targets; null leaves the level as mixed. */
+  loudness: { i: number; tp: number } | null;
+}
+
+/**
+ * The finishing chain a project's settings ask for. The enhancer (SPEC §1 "audio enhancer (noise
+ * cancelling)") is the denoiser; the booster works only on top of it and with the footage not muted
+ * (SPEC §5). Every render is loudness-normalised.
+ */
+export function soundOptions(settings: AudioSettings, denoiser: Denoiser = DEFAULT_DENOISER): SoundOptions {
+  const enhancer = !!settings.audio_preprocessor && !settings.mute_videos;
+  return { denoise: enhancer ? denoiser : null, booster: enhancer && !!settings.voice_booster, loudness: { ...LOUDNESS_TARGET } };
 }
 
 /** SPEC §9 footage audio levels as gains on the scene's sound (1 = as recorded). */

@@ -15,7 +15,6 @@ export interface RenderGraph {
 
 export interface GraphStyle {
   audioVisual: AudioVisual;
-  audioFilters?: readonly string[];
   /** The logo file of the free plan's watermark (watermark.ts); none when absent. */
   watermark?: string;
   /** Our ASS file of burned-in subtitles for this pass (burned-subtitles.ts), drawn over the overlays, under the watermark. */
@@ -134,7 +133,7 @@ export function buildRenderGraph(plan: RenderPlan, style: GraphStyle, outputs: G
       chains.push(...watermarkChains(k, plain, "vout", plan.width, plan.height));
     }
   }
-  if (wantAudio) chains.push(...audioJoin(plan, samples, style.audioFilters ?? []));
+  if (wantAudio) chains.push(...audioJoin(plan, samples));
   return { inputs, script: `${chains.join(";\n")}\n`, frames, samples };
 }
 
@@ -282,11 +281,10 @@ function audioFormat(plan: RenderPlan): string {
  * chain of N−1 acrossfades would hold back d per stage and make ffmpeg buffer raw video meanwhile
  * (1.7 GB at 40 cuts).
  */
-function audioJoin(plan: RenderPlan, total: number, filters: readonly string[]): string[] {
+function audioJoin(plan: RenderPlan, total: number): string[] {
   const count = plan.segments.length;
-  // Enhancement runs on the joined track, before the one exact-length trim that keeps it in sync.
-  const enhance = filters.length ? `${filters.join(",")},` : "";
-  const exact = `${enhance}apad=whole_len=${total},atrim=end_sample=${total},asetpts=N/SR/TB[aout]`;
+  // The one exact-length trim that keeps it in sync; the finishing chain (sound.ts) works on the result.
+  const exact = `apad=whole_len=${total},atrim=end_sample=${total},asetpts=N/SR/TB[aout]`;
   if (plan.segments.every((s) => s.leadSamples === 0 && s.tailSamples === 0)) {
     return [`${labels("a", count)}concat=n=${count}:v=0:a=1,${exact}`];
   }

@@ -1,12 +1,14 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { runFfmpeg, type ProgressCallback, type RunLimits } from "./ffmpeg";
+import { runFfmpeg, type FfmpegInput, type ProgressCallback, type RunLimits } from "./ffmpeg";
 import { probe, type MediaInfo } from "./probe";
 import { buildRenderGraph, fixed, groupRuns, overlapAdd, type GraphOutputs, type GraphStyle } from "./render-graph";
 import { smartRender, type SmartStats } from "./smart-render";
 import { shiftLines, writeAss, type BurnedSubtitles } from "./burned-subtitles";
 import { planRender, RENDER_DEFAULTS, type AudioVisual, type EditSegment, type OverlayClip, type RenderPlan } from "./render-plan";
+import { finishSound, type SoundReport } from "./sound";
+import type { SoundOptions } from "../domain/audio";
 
 export * from "./render-plan";
 export { buildRenderGraph, groupRuns, MAX_DECODE_THROUGH_SECONDS, type GraphStyle, type RenderGraph, type SourceRun } from "./render-graph";
@@ -22,8 +24,12 @@ export const MAX_INPUTS_PER_PASS = 16;
 export interface RenderOptions extends RunLimits {
   /** Short audio crossfades at every cut, keeping audio and video the same length. */
   smoothCuts?: boolean;
-  /** Filters for the joined audio (noise cancelling, voice booster); they must keep its length. */
-  audioFilters?: readonly string[];
+  /**
+   * Issue 15: the finishing chain of the edit's sound (sound.ts: denoise, voice booster, music bed,
+   * loudness). Absent (and no `music`): the joined sound is encoded as it is, in the same pass as the
+   * picture (the bare encode bench:sound compares the chain against).
+   */
+  sound?: SoundOptions;
   /** Pictures shown over the edit list. */
   overlays?: readonly OverlayClip[];
   /** The output's aspect (width / height) at the render height; the first picture's when absent. */
@@ -96,7 +102,14 @@ export interface RenderResult {
   chunks: number;
   /** "smart" when stretches were copied (see RenderOptions.smart). */
   path: RenderPath["path"];
+  /** A music bed (RenderOptions.music) was mixed in. */
+  music: boolean;
+  /** What the sound's finishing chain did; null when it did not run. */
+  sound: SoundReport | null;
 }
+
+/** The progress bar's share for making and finishing the sound before the picture (when the chain runs). */
+const SOUND_SHARE = 0.1;
 
 /** Renders the edit list to one MP4 (H.264 + AAC 48 kHz, at most 720p unless told a larger frame, 30 fps). */
 export async function renderPreview(segments: readonly EditSegment[], output: string, options: RenderOptions = {}): Promise<RenderResult> {
@@ -118,7 +131,7 @@ export async function renderPreview(segments: readonly EditSegment[], output: st
     },
     overlays,
   );
-  const style: GraphStyle = { audioVisual: options.audioVisual ?? RENDER_DEFAULTS.audioVisual, audioFilters: options.audioFilters, ...(options.watermark ? { watermark: options.watermark } : {}) };
+  const style: GraphStyle = { audioVisual: options.audioVisual ?? RENDER_DEFAULTS.audioVisual, ...(options.watermark ? { watermark: options.watermark } : {}) };
   const frames = plan.segments.reduce((sum, s) => sum + s.frames, 0);
   const durationSeconds = frames / fps;
   const chunks = pictureChunks(plan, options.maxInputsPerPass ?? MAX_INPUTS_PER_PASS);
@@ -126,27 +139,53 @@ export async function renderPreview(segments: readonly EditSegment[], output: st
   await mkdir(outputDir, { recursive: true });
   const result = { durationSeconds, frames, width: plan.width, height: plan.height, segmentsRendered: plan.segments.length, chunks: Math.max(1, chunks.length) };
   const burn = options.subtitles && options.subtitles.lines.length > 0 ? options.subtitles : null;
-  // Burned-in subtitles change the picture of every frame they show on: nothing can be copied.
-  if (options.smart && burn) options.onRenderPath?.({ path: "full", reason: "burned-in subtitles are drawn on the picture" });
-  else if (options.smart) {
-    const smart = await smartRender(plan, style, output, probes, { ...options, chunked: chunks.length > 1, verifyDecode: options.verifySmart });
-    if (!("reason" in smart)) {
-      options.onRenderPath?.({ path: "smart", smart });
-      return { ...result, path: "smart" };
-    }
-    options.onRenderPath?.({ path: "full", reason: smart.reason });
-  }
   // Chunks of a long render can be as big as the render: keep them on the output's disk, not in /tmp.
   if (options.scratchParent) await mkdir(options.scratchParent, { recursive: true });
   const scratch = await mkdtemp(path.join(options.scratchParent ?? (chunks.length > 1 ? outputDir : os.tmpdir()), ".cutroom-render-"));
   try {
-    const pass = passRunner(scratch, options, probes);
-    if (chunks.length <= 1) await pass(plan, await withSubtitles(style, burn, plan, scratch, "subtitles.ass", 0), "both", output, { from: 0, to: 1 });
-    else await renderInChunks(plan, chunks, style, output, scratch, pass, options, burn);
+    // Issue 15: the sound first, once for the whole edit (whichever way the picture is made): joined,
+    // finished (sound.ts), then encoded once beside the picture.
+    let sound: string | undefined;
+    let report: SoundReport | null = null;
+    let rest: RenderOptions = options;
+    if (options.sound || options.music) {
+      const joined = path.join(scratch, "joined.flac");
+      const soundPass = passRunner(scratch, options, probes, "sound-graph");
+      await joinedSound(plan, chunks, style, joined, scratch, soundPass, options, { from: 0, to: SOUND_SHARE / 2 });
+      sound = path.join(scratch, "sound.flac");
+      report = await finishSound(joined, sound, {
+        ...limitsOf(options),
+        sound: options.sound ?? { denoise: null, booster: false, loudness: null },
+        music: options.music,
+        plan,
+        totalSamples: plan.segments.reduce((sum, s) => sum + s.samples, 0),
+        scratch,
+        ...progressShare(options.onProgress, { from: SOUND_SHARE / 2, to: SOUND_SHARE }),
+      });
+      rest = { ...options, ...progressShare(options.onProgress, { from: SOUND_SHARE, to: 1 }) };
+    }
+    const done = { ...result, music: report?.music ?? false, sound: report };
+    // Burned-in subtitles change the picture of every frame they show on: nothing can be copied.
+    if (options.smart && burn) options.onRenderPath?.({ path: "full", reason: "burned-in subtitles are drawn on the picture" });
+    else if (options.smart) {
+      const smart = await smartRender(plan, style, output, probes, { ...rest, chunked: chunks.length > 1, verifyDecode: options.verifySmart, finishedSound: sound });
+      if (!("reason" in smart)) {
+        options.onRenderPath?.({ path: "smart", smart });
+        return { ...done, path: "smart" };
+      }
+      options.onRenderPath?.({ path: "full", reason: smart.reason });
+    }
+    const pass = passRunner(scratch, rest, probes);
+    if (chunks.length <= 1) await pass(plan, await withSubtitles(style, burn, plan, scratch, "subtitles.ass", 0), sound ? "video" : "both", output, { from: 0, to: 1 }, sound);
+    else await renderInChunks(plan, chunks, style, output, scratch, pass, rest, burn, sound);
+    return { ...done, path: "full" };
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
-  return { ...result, path: "full" };
+}
+
+function limitsOf(options: RenderOptions) {
+  return { threads: options.threads, timeoutMs: options.timeoutMs, signal: options.signal, logLevel: options.logLevel };
 }
 
 /** The style with the subtitles this pass shows (from `fromFrame`, the pass's frames) written to our own ASS file. */
@@ -160,22 +199,25 @@ async function withSubtitles(style: GraphStyle, burn: BurnedSubtitles | null, pl
   return { ...style, subtitles: file };
 }
 
-type Pass = (plan: RenderPlan, style: GraphStyle, outputs: GraphOutputs, output: string, share: { from: number; to: number }) => Promise<void>;
+/** `sound`: a finished sound (FLAC) that a "video" pass encodes beside the picture. */
+type Pass = (plan: RenderPlan, style: GraphStyle, outputs: GraphOutputs, output: string, share: { from: number; to: number }, sound?: string) => Promise<void>;
 
 /** One ffmpeg run of a graph; its progress is reported as its share of the whole render. */
-function passRunner(scratch: string, options: RenderOptions, probes: ReadonlyMap<string, MediaInfo>): Pass {
+function passRunner(scratch: string, options: RenderOptions, probes: ReadonlyMap<string, MediaInfo>, prefix = "graph"): Pass {
   let count = 0;
-  return async (plan, style, outputs, output, share) => {
+  return async (plan, style, outputs, output, share, sound) => {
     const graph = buildRenderGraph(plan, style, outputs);
     // Each source is read with the demuxer its probe found (issue 12 item 1).
-    const inputs = graph.inputs.map((input) => ({ ...input, format: input.format ?? probes.get(input.file)?.container }));
-    const script = path.join(scratch, `graph-${count++}.txt`);
+    const inputs: FfmpegInput[] = graph.inputs.map((input) => ({ ...input, format: input.format ?? probes.get(input.file)?.container }));
+    const script = path.join(scratch, `${prefix}-${count++}.txt`);
     await writeFile(script, graph.script);
     const video = ["-c:v", "libx264", "-preset", options.preset ?? RENDER_DEFAULTS.preset, "-crf", String(options.crf ?? RENDER_DEFAULTS.crf), "-pix_fmt", "yuv420p", "-r", String(plan.fps)];
     const audio = ["-c:a", "aac", "-b:a", RENDER_DEFAULTS.audioBitrate, "-ar", String(plan.sampleRate), "-ac", "2"];
+    // The picture with the finished sound as one more input: the picture is still encoded once.
+    if (sound && outputs === "video") inputs.push({ file: sound, format: "flac", internal: true });
     const outputOptions =
-      outputs === "both"
-        ? ["-map", "[vout]", "-map", "[aout]", ...video, ...audio, "-max_muxing_queue_size", "4096", "-movflags", "+faststart", "-f", "mp4"]
+      outputs === "both" || (sound && outputs === "video")
+        ? ["-map", "[vout]", "-map", outputs === "both" ? "[aout]" : `${inputs.length - 1}:a:0`, ...video, ...audio, "-max_muxing_queue_size", "4096", "-movflags", "+faststart", "-f", "mp4"]
         : outputs === "video"
           ? ["-map", "[vout]", ...video, "-an", "-f", "mp4"]
           : // Lossless and without encoder priming, so the joined sound stays sample-exact until the one AAC encode.
@@ -193,65 +235,90 @@ function progressShare(onProgress: ProgressCallback | undefined, share: { from: 
   return { onProgress: (fraction) => onProgress(share.from + fraction * (share.to - share.from)) };
 }
 
-/** Shares of the progress bar: the chunks (each its picture, then its sound), then the join. */
+/** Shares of the progress bar: the chunks (their pictures, then the sound when it is made here), then the join. */
 const CHUNKS_SHARE = 0.95;
-const PICTURE_SHARE_OF_CHUNK = 0.85;
+const PICTURE_SHARE_OF_CHUNKS = 0.85;
 
 /**
  * A long reordered storyboard, in chunks of few inputs: each chunk's picture (an H.264 file with the
- * same settings, cut at exact frames) and its sound (lossless FLAC, no encoder priming, carrying the
- * crossfade halves past its edges). The join copies the pictures through the concat demuxer and
- * overlap-adds the sounds at their exact samples (so crossfades across chunk edges stay), then
- * enhances and encodes the sound once.
+ * same settings, cut at exact frames), joined by copy through the concat demuxer, with the edit's
+ * sound (`sound` when it was made and finished before; else made here by `joinedSound`) encoded once.
  */
-async function renderInChunks(plan: RenderPlan, chunks: readonly Chunk[], style: GraphStyle, output: string, scratch: string, pass: Pass, options: RenderOptions, burn: BurnedSubtitles | null) {
+async function renderInChunks(plan: RenderPlan, chunks: readonly Chunk[], style: GraphStyle, output: string, scratch: string, pass: Pass, options: RenderOptions, burn: BurnedSubtitles | null, sound: string | undefined) {
   const frames = plan.segments.reduce((sum, s) => sum + s.frames, 0);
-  const total = plan.segments.reduce((sum, s) => sum + s.samples, 0);
-  const soundStyle: GraphStyle = { ...style, audioFilters: [] };
+  const pictures = sound ? CHUNKS_SHARE : CHUNKS_SHARE * PICTURE_SHARE_OF_CHUNKS;
   const list: string[] = [];
-  const sounds: { file: string; at: number; length: number }[] = [];
   let done = 0;
-  let samplesBefore = 0;
   for (const [n, chunk] of chunks.entries()) {
-    const from = (CHUNKS_SHARE * done) / frames;
-    const to = (CHUNKS_SHARE * (done + chunk.frames)) / frames;
-    const middle = from + PICTURE_SHARE_OF_CHUNK * (to - from);
+    const from = (pictures * done) / frames;
+    // The last chunk ends exactly where the sound's share starts (the quotient may round above it).
+    const to = n === chunks.length - 1 ? pictures : (pictures * (done + chunk.frames)) / frames;
     const picture = `chunk-${n}.mp4`;
-    const pictures = chunkPlan(plan, chunk);
-    await pass(pictures, await withSubtitles(style, burn, pictures, scratch, `subtitles-${n}.ass`, chunk.fromFrame), "video", path.join(scratch, picture), { from, to: middle });
+    const part = chunkPlan(plan, chunk);
+    await pass(part, await withSubtitles(style, burn, part, scratch, `subtitles-${n}.ass`, chunk.fromFrame), "video", path.join(scratch, picture), { from, to });
     // An exact duration per file: the demuxer would otherwise take the container's, a little longer.
     list.push(`file '${picture}'`, `duration ${fixed(chunk.frames / plan.fps)}`);
-    const sound = chunkSound(plan, chunk);
-    const file = path.join(scratch, `sound-${n}.flac`);
-    await pass(sound, soundStyle, "audio", file, { from: middle, to });
-    const length = sound.segments.reduce((sum, s) => sum + s.samples, 0) + (sound.segments[0]?.leadSamples ?? 0) + (sound.segments.at(-1)?.tailSamples ?? 0);
-    sounds.push({ file, at: samplesBefore - (sound.segments[0]?.leadSamples ?? 0), length });
-    samplesBefore += sound.segments.reduce((sum, s) => sum + s.samples, 0);
     done += chunk.frames;
   }
   const listFile = path.join(scratch, "chunks.txt");
   await writeFile(listFile, `${list.join("\n")}\n`);
-  const format = `aformat=sample_fmts=fltp:sample_rates=${plan.sampleRate}:channel_layouts=stereo`;
-  const filters = style.audioFilters ?? [];
-  const exact = `${filters.length ? `${filters.join(",")},` : ""}apad=whole_len=${total},atrim=end_sample=${total},asetpts=N/SR/TB[aout]`;
-  const script = [
-    ...sounds.map((_, c) => `[${c + 1}:a:0]${format},asetpts=N/SR/TB[p${c}]`),
-    ...overlapAdd(sounds.map((sound, c) => ({ label: `[p${c}]`, at: sound.at, length: sound.length })), total, plan.sampleRate, exact),
-  ];
-  const scriptFile = path.join(scratch, "join.txt");
-  await writeFile(scriptFile, `${script.join(";\n")}\n`);
+  let audio = sound;
+  if (!audio) {
+    audio = path.join(scratch, "joined.flac");
+    await joinedSound(plan, chunks, style, audio, scratch, pass, options, { from: pictures, to: CHUNKS_SHARE });
+  }
   await runFfmpeg(
     {
-      globalOptions: ["-filter_complex_script", scriptFile],
-      inputs: [{ file: listFile, format: "concat", internal: true }, ...sounds.map((sound) => ({ file: sound.file, format: "flac", internal: true }))],
+      inputs: [
+        { file: listFile, format: "concat", internal: true },
+        { file: audio, format: "flac", internal: true },
+      ],
       outputOptions: [
-        "-map", "0:v:0", "-map", "[aout]", "-c:v", "copy",
+        "-map", "0:v:0", "-map", "1:a:0", "-c:v", "copy",
         "-c:a", "aac", "-b:a", RENDER_DEFAULTS.audioBitrate, "-ar", String(plan.sampleRate), "-ac", "2",
         "-movflags", "+faststart", "-f", "mp4",
       ],
       output,
     },
     { ...options, ...progressShare(options.onProgress, { from: CHUNKS_SHARE, to: 1 }), durationSeconds: frames / plan.fps },
+  );
+}
+
+/**
+ * The edit's joined sound as FLAC (lossless, no encoder priming), exactly its length. In one pass,
+ * or for a chunked edit chunk by chunk (each carrying the crossfade halves past its edges) with the
+ * pieces overlap-added at their exact samples, so crossfades across chunk edges stay.
+ */
+async function joinedSound(plan: RenderPlan, chunks: readonly Chunk[], style: GraphStyle, output: string, scratch: string, pass: Pass, options: RenderOptions, share: { from: number; to: number }) {
+  if (chunks.length <= 1) return pass(plan, style, "audio", output, share);
+  const total = plan.segments.reduce((sum, s) => sum + s.samples, 0);
+  const sounds: { file: string; at: number; length: number }[] = [];
+  let samplesBefore = 0;
+  const step = (share.to - share.from) / (chunks.length + 1);
+  for (const [n, chunk] of chunks.entries()) {
+    const sound = chunkSound(plan, chunk);
+    const file = path.join(scratch, `sound-${n}.flac`);
+    await pass(sound, style, "audio", file, { from: share.from + n * step, to: share.from + (n + 1) * step });
+    const length = sound.segments.reduce((sum, s) => sum + s.samples, 0) + (sound.segments[0]?.leadSamples ?? 0) + (sound.segments.at(-1)?.tailSamples ?? 0);
+    sounds.push({ file, at: samplesBefore - (sound.segments[0]?.leadSamples ?? 0), length });
+    samplesBefore += sound.segments.reduce((sum, s) => sum + s.samples, 0);
+  }
+  const format = `aformat=sample_fmts=fltp:sample_rates=${plan.sampleRate}:channel_layouts=stereo`;
+  const exact = `apad=whole_len=${total},atrim=end_sample=${total},asetpts=N/SR/TB[aout]`;
+  const script = [
+    ...sounds.map((_, c) => `[${c}:a:0]${format},asetpts=N/SR/TB[p${c}]`),
+    ...overlapAdd(sounds.map((sound, c) => ({ label: `[p${c}]`, at: sound.at, length: sound.length })), total, plan.sampleRate, exact),
+  ];
+  const scriptFile = path.join(scratch, `join-${path.basename(output, ".flac")}.txt`);
+  await writeFile(scriptFile, `${script.join(";\n")}\n`);
+  await runFfmpeg(
+    {
+      globalOptions: ["-filter_complex_script", scriptFile],
+      inputs: sounds.map((sound) => ({ file: sound.file, format: "flac", internal: true })),
+      outputOptions: ["-map", "[aout]", "-c:a", "flac", "-ar", String(plan.sampleRate), "-ac", "2", "-f", "flac"],
+      output,
+    },
+    { ...options, ...progressShare(options.onProgress, { from: share.from + chunks.length * step, to: share.to }), durationSeconds: total / plan.sampleRate },
   );
 }
 

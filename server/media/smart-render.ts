@@ -322,6 +322,8 @@ export interface SmartRenderOptions extends RunLimits {
   onProgress?: ProgressCallback;
   /** Decode the whole result once and refuse it on any decoder error (tests, and when asked). */
   verifyDecode?: boolean;
+  /** The edit's finished sound (FLAC, sound.ts), made before; without it the joined sound is made here. */
+  finishedSound?: string;
 }
 
 /** Shares of the progress bar: the copies, the encoded pieces, the sound, the join. */
@@ -415,9 +417,12 @@ async function renderPieces(
   }
   const list = path.join(scratch, "pieces.txt");
   await writeFile(list, `${names.map((p) => `file '${p.file}'\nduration ${fixed(p.frames / plan.fps)}`).join("\n")}\n`);
-  // The sound of the whole edit, made as the full render makes it (crossfades, enhancement, exact length).
-  const sound = path.join(scratch, "sound.flac");
-  await runGraph(plan, style, "audio", sound, ["-c:a", "flac", "-ar", String(plan.sampleRate), "-ac", "2", "-f", "flac"], probes, scratch, limits, report(...SHARES.audio));
+  // The sound of the whole edit: the finished one made before (issue 15), else joined as the full render joins it (crossfades, exact length).
+  let sound = options.finishedSound;
+  if (!sound) {
+    sound = path.join(scratch, "sound.flac");
+    await runGraph(plan, style, "audio", sound, ["-c:a", "flac", "-ar", String(plan.sampleRate), "-ac", "2", "-f", "flac"], probes, scratch, limits, report(...SHARES.audio));
+  }
   // Presentation times snapped to the frame grid; decode times one frame apart, `delay` frames early.
   const tick = `(${plan.fps}*TB)`;
   await runFfmpeg(
@@ -532,7 +537,7 @@ async function encodePiece(
     "-profile:v", x264Profile(reference.profile), ...(level ? ["-level:v", level] : []), ...colour,
     "-an", "-f", "mpegts",
   ];
-  await runGraph(sub, { ...style, audioFilters: [] }, "video", output, video, probes, path.dirname(output), limits, onProgress, `graph-${path.basename(output)}.txt`);
+  await runGraph(sub, style, "video", output, video, probes, path.dirname(output), limits, onProgress, `graph-${path.basename(output)}.txt`);
 }
 
 function x264Profile(profile: string): string {

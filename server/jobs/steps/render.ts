@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { TextLine } from "../../../api/storyboard";
 import { findProjectById, projectMedia, updateProject, type ProjectRow } from "../../db/projects";
-import { audioEnhancement, type AudioSettings } from "../../domain/audio";
+import { soundOptions, type AudioSettings } from "../../domain/audio";
 import { TIER_SIZES } from "../../domain/export-tiers";
 import { highlightsOf } from "../../domain/storyboard";
 import { renderPreview as renderEdit, type RenderResult } from "../../media/render";
@@ -17,7 +17,11 @@ import { clipLines } from "../../speech/lines";
 import { attemptDir } from "../leftovers";
 import { PermanentJobError } from "../queue";
 import type { JobContext } from "../types";
-import { loadRenderEdit } from "../render-edit";
+import { loadRenderEdit, type RenderEdit } from "../render-edit";
+import { findSong, listAvailableSongs, songFilePath, type SongRow } from "../../db/songs";
+import { pickSong } from "../../domain/music";
+import { musicBed, type BedOutcome } from "../../media/music-bed";
+import type { MusicBedFactory } from "../../media/render";
 import { atomically, writeTrack } from "./atomic";
 import { ONCE_STARTED, type FinalOptions, type ProjectState } from "./project";
 import type { Step, StepDeps } from "./step";
@@ -58,9 +62,10 @@ export async function renderProject(deps: StepDeps, project: ProjectRow, ctx: Jo
   const { edit, probes } = await loadRenderEdit(db, store, project, { signal: ctx.signal, ...(final && finalOptions.aspect !== undefined ? { aspect: finalOptions.aspect } : {}), ...(final && finalOptions.crop !== undefined ? { crop: finalOptions.crop } : {}) });
   const size = TIER_SIZES[final ? (finalOptions.tier ?? 1) : 1];
   const settings = JSON.parse(project.settings) as { smoothcuts?: number } & Partial<AudioSettings>;
-  const enhancement = audioEnhancement({ audio_preprocessor: settings.audio_preprocessor ?? 0, voice_booster: settings.voice_booster ?? 0, mute_videos: settings.mute_videos ?? 0 });
+  // Issue 15: every render's sound is finished (sound.ts): the denoiser and booster the settings ask for, −14 LUFS.
+  const sound = soundOptions({ audio_preprocessor: settings.audio_preprocessor ?? 0, voice_booster: settings.voice_booster ?? 0, mute_videos: settings.mute_videos ?? 0 });
   // Highlights report only this: music and ducking arrive with their own features.
-  const applied: AppliedFeatures = { music: false, autoduck: false, audioEnhancer: enhancement.voiceBooster, noiseCancelling: enhancement.noiseCancelling, autoPunchIn: edit.autoPunchIn };
+  const applied: AppliedFeatures = { music: false, autoduck: false, audioEnhancer: false, noiseCancelling: false, autoPunchIn: edit.autoPunchIn };
   // A render killed between its rename and its row update left a finished file nothing links to.
   await removeUnlinkedRenders(deps, project);
   // Issue 14: the edit's subtitles as this render plays them, written beside it (the players' track).
@@ -69,6 +74,8 @@ export async function renderProject(deps: StepDeps, project: ProjectRow, ctx: Jo
   const burn = final ? await burnedSubtitles(deps, project, subtitleLines) : undefined;
   const key = `projects/${project.user_id}/${project.id}/${final ? "export" : "preview"}-${Date.now()}.mp4`;
   let rendered: RenderResult | undefined;
+  // Issue 15: the music bed, when automatic music is on and a song is set or can be chosen.
+  const music = await projectMusic(deps, project, edit, ctx);
   const scratchParent = deps.tmpDir ? attemptDir(deps.tmpDir, ctx) : undefined;
   await atomically(store.pathOf(key), (tmp) =>
     renderEdit(edit.segments, tmp, {
@@ -77,17 +84,24 @@ export async function renderProject(deps: StepDeps, project: ProjectRow, ctx: Jo
       smart: final,
       onRenderPath: (choice) => deps.log.info({ projectId: project.id, renderPath: choice.path, reason: choice.reason, ...choice.smart }, "final render path"),
       smoothCuts: !!settings.smoothcuts,
-      audioFilters: enhancement.filters,
+      sound,
       overlays: edit.overlays,
       aspect: edit.aspect,
       maxShortSide: size.maxShortSide,
       maxLongSide: size.maxLongSide,
       ...(final && finalOptions.watermark ? { watermark: WATERMARK_LOGO } : {}),
       ...(burn ? { subtitles: burn } : {}),
+      ...(music ? { music: music.factory } : {}),
       probes,
       signal: ctx.signal,
       onProgress: (f: number) => void progress(f),
-    }).then((result) => void (rendered = result)),
+    }).then((result) => {
+      rendered = result;
+      // What ran, not what was asked: SPEC §1's "audio enhancer (noise cancelling)" is the enhancer
+      // (the denoiser, with the voice booster when on), "noise cancelling" the denoiser itself.
+      applied.noiseCancelling = !!result.sound?.denoise;
+      applied.audioEnhancer = !!result.sound?.denoise || !!result.sound?.booster;
+    }),
     (tmp) => verifyOutput(tmp, { format: "mov", video: true, audio: true, durationSeconds: rendered?.durationSeconds }, { signal: ctx.signal }),
   ).finally(() => scratchParent && fs.rm(scratchParent, { recursive: true, force: true }));
   // Deleted while it rendered (the cancel reaches another process only at its next lease renewal):
@@ -106,7 +120,8 @@ export async function renderProject(deps: StepDeps, project: ProjectRow, ctx: Jo
     is_new: 0,
     working_progress: 100,
     ...also,
-    applied_features: JSON.stringify(applied),
+    // Music and auto-duck count only when a bed was mixed in and ducked under speech.
+    applied_features: JSON.stringify({ ...applied, music: !!music?.outcome.mixed, autoduck: !!music?.outcome.ducked, ...(music?.outcome.mixed ? { music_song_id: music.songId } : {}) }),
     ...(await renderedHighlights(deps, project.id)),
     duration_out_seconds: edit.outputSeconds,
     export_width: rendered?.width ?? null,
@@ -179,4 +194,64 @@ export async function removeUnlinkedRenders({ store }: Pick<StepDeps, "store">, 
     const render = /^((?:preview|export)-\d+)\.(?:mp4|vtt)$/.exec(name);
     if (render && render[1] !== linked) await fs.rm(path.join(folder, name), { force: true });
   }
+}
+
+/** How many of the user's latest other projects' songs an automatic choice avoids. */
+const RECENT_PROJECTS = 5;
+
+/**
+ * Issue 15: the song and the bed of a render. Automatic music on: the project's bgm_id when it is
+ * available, else one chosen for the style and length (recorded as its bgm_id, so the Music tab
+ * shows it and later renders keep it). A bed that cannot be made leaves the render without music.
+ */
+async function projectMusic(deps: StepDeps, project: ProjectRow, edit: RenderEdit, ctx: JobContext): Promise<{ factory: MusicBedFactory; outcome: BedOutcome; songId: number } | null> {
+  const { db } = deps;
+  const settings = { ...DEFAULT_SETTINGS, ...(JSON.parse(project.settings) as Partial<ProjectSettings>) };
+  if (!settings.autobgm || edit.scenes.length === 0) return null;
+  const dirs = deps.music ?? { catalogueDir: path.resolve("music"), musicDir: null };
+  const playable = async (song: SongRow | undefined) => {
+    if (!song) return undefined;
+    try {
+      const file = songFilePath(song, dirs);
+      await fs.access(file);
+      return { song, file };
+    } catch {
+      return undefined;
+    }
+  };
+  let chosen = settings.bgm_id !== null ? await playable(await findSong(db, settings.bgm_id)) : undefined;
+  if (!chosen) {
+    const recentRows = await db.selectFrom("projects").select("settings").where("user_id", "=", project.user_id).where("id", "!=", project.id).orderBy("id", "desc").limit(RECENT_PROJECTS).execute();
+    const recent = recentRows.flatMap((r) => {
+      const id = (JSON.parse(r.settings) as Partial<ProjectSettings>).bgm_id;
+      return typeof id === "number" ? [id] : [];
+    });
+    const songs = (await listAvailableSongs(db)).filter((s) => s.id !== settings.bgm_id);
+    const candidates = songs.map((s) => ({ id: s.id, durationMs: s.duration_ms, energy: s.energy, tempo: s.tempo }));
+    const pick = pickSong(candidates, { style: settings.style, audioType: settings.audio_type, editSeconds: edit.outputSeconds, recent, projectId: project.id });
+    chosen = await playable(songs.find((s) => s.id === pick?.id));
+    if (!chosen) return null;
+    // The choice is the project's song from now on (read again: a settings edit may have landed meanwhile).
+    const fresh = await findProjectById(db, project.id);
+    if (fresh) await updateProject(db, project.id, { settings: JSON.stringify({ ...(JSON.parse(fresh.settings) as object), bgm_id: chosen.song.id }) });
+  }
+  const outcome: BedOutcome = { mixed: false, ducked: false };
+  const bed = musicBed({
+    song: { file: chosen.file, durationMs: chosen.song.duration_ms, loopStartMs: chosen.song.loop_start_ms, loopEndMs: chosen.song.loop_end_ms },
+    scenes: edit.scenes.map((scene, i) => ({ type: scene.type, musicType: scene.musicType, seconds: Math.max(0, (edit.segments[i]?.end ?? 0) - (edit.segments[i]?.start ?? 0)) })),
+    settings: { musicType: settings.musicType, style: settings.style, autoduck: !!settings.autoduck, intro_mode: settings.intro_mode, outro_mode: settings.outro_mode },
+    outcome,
+  });
+  const songId = chosen.song.id;
+  const factory: MusicBedFactory = async (bedCtx) => {
+    try {
+      return await bed(bedCtx);
+    } catch (error) {
+      if (ctx.signal?.aborted) throw error;
+      // A song that will not decode must not cost the user their render: it is made without music.
+      deps.log.warn({ projectId: project.id, songId, err: error }, "music bed failed; rendering without music");
+      return null;
+    }
+  };
+  return { factory, outcome, songId };
 }

@@ -1,0 +1,117 @@
+import { Readable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { loadRnnoise, RNNOISE_DELAY, RNNOISE_FRAME, RnnoiseStream, RnnoiseTransform } from "../../server/media/denoise";
+import { seededRandom } from "../reliability";
+
+/** A voiced-like test signal: harmonics of a gliding pitch, syllable-like bursts, a little hiss. */
+function signal(n: number, seed: number): Float32Array {
+  const random = seededRandom(seed).next;
+  let phase = 0;
+  return Float32Array.from({ length: n }, (_, i) => {
+    const t = i / 48_000;
+    phase += (2 * Math.PI * (120 + 40 * Math.sin(2 * Math.PI * 0.7 * t))) / 48_000;
+    const envelope = Math.max(0, Math.sin(2 * Math.PI * 3 * t));
+    return envelope * 0.2 * (Math.sin(phase) + 0.5 * Math.sin(2 * phase) + 0.3 * Math.sin(3 * phase)) + 0.01 * (random() * 2 - 1);
+  });
+}
+
+/** RNNoise frame by frame with nothing around it: what the stream must equal, one frame later. */
+async function rawFrames(input: Float32Array): Promise<Float32Array> {
+  const module = await loadRnnoise();
+  const state = module._rnnoise_create(0);
+  const buffer = module._malloc(RNNOISE_FRAME * 4);
+  const out = new Float32Array(input.length);
+  for (let f = 0; f + RNNOISE_FRAME <= input.length; f += RNNOISE_FRAME) {
+    module.HEAPF32.set(input.subarray(f, f + RNNOISE_FRAME).map((v) => v * 32_768), buffer >> 2);
+    module._rnnoise_process_frame(state, buffer, buffer);
+    out.set(module.HEAPF32.subarray(buffer >> 2, (buffer >> 2) + RNNOISE_FRAME).map((v) => v / 32_768), f);
+  }
+  module._rnnoise_destroy(state);
+  module._free(buffer);
+  return out;
+}
+
+function interleave(left: Float32Array, right: Float32Array): Float32Array {
+  const out = new Float32Array(left.length * 2);
+  for (let i = 0; i < left.length; i++) {
+    out[2 * i] = left[i] ?? 0;
+    out[2 * i + 1] = right[i] ?? 0;
+  }
+  return out;
+}
+
+async function streamed(input: Float32Array, channels: number, sizes: readonly number[]): Promise<Float32Array> {
+  const stream = new RnnoiseStream(await loadRnnoise(), channels);
+  const parts: Float32Array[] = [];
+  let at = 0;
+  for (let k = 0; at < input.length / channels; k++) {
+    const frames = Math.min(sizes[k % sizes.length] ?? 1, input.length / channels - at);
+    parts.push(stream.push(input.subarray(at * channels, (at + frames) * channels)));
+    at += frames;
+  }
+  parts.push(stream.end());
+  const out = new Float32Array(parts.reduce((sum, p) => sum + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+describe("RNNoise frame plumbing", () => {
+  it("gives back exactly as many samples as it got, whatever the chunk sizes", async () => {
+    for (const length of [1, 479, 480, 481, 4_800, 12_345]) {
+      const out = await streamed(signal(length * 2, length), 2, [37, 480, 1_000, 3]);
+      expect(out.length).toBe(length * 2);
+    }
+  });
+
+  it("lines its output up with its input: RNNoise's one-frame lag is removed", async () => {
+    const input = signal(48_000, 1);
+    const raw = await rawFrames(input);
+    const out = await streamed(input, 1, [480]);
+    // The stream's sample i is RNNoise's output for input sample i, which comes out RNNOISE_DELAY later.
+    for (const i of [0, 1_000, 20_000, 47_000 - RNNOISE_DELAY]) expect(out[i]).toBeCloseTo(raw[i + RNNOISE_DELAY] ?? 0, 6);
+    // And the speech-like bursts survive (it is a denoiser, not a mute).
+    const energy = (a: Float32Array) => a.reduce((s, v) => s + v * v, 0);
+    expect(energy(out)).toBeGreaterThan(0.05 * energy(input));
+  });
+
+  it("does not depend on how the input is cut into chunks", async () => {
+    const input = signal(30_000, 5);
+    const whole = await streamed(input, 1, [30_000]);
+    const ragged = await streamed(input, 1, [1, 7, 479, 481, 960, 13]);
+    expect(ragged).toEqual(whole);
+  });
+
+  it("denoises each channel on its own", async () => {
+    const left = signal(19_200, 11);
+    const right = new Float32Array(19_200);
+    const stereo = await streamed(interleave(left, right), 2, [700]);
+    const mono = await streamed(left, 1, [700]);
+    for (let i = 0; i < mono.length; i += 97) {
+      expect(stereo[2 * i]).toBeCloseTo(mono[i] ?? 0, 6);
+      expect(stereo[2 * i + 1]).toBe(0);
+    }
+  });
+
+  it("streams f32le bytes cut anywhere (the ffmpeg pipe) to the same samples", async () => {
+    const input = interleave(signal(9_600, 21), signal(9_600, 22));
+    const expected = await streamed(input, 2, [9_600]);
+    const bytes = Buffer.from(input.buffer);
+    const cuts = [3, 1_001, 4_096, 5, 20_000];
+    const pieces: Buffer[] = [];
+    for (let at = 0, k = 0; at < bytes.length; k++) {
+      const size = cuts[k % cuts.length] ?? 1;
+      pieces.push(bytes.subarray(at, at + size));
+      at += size;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of Readable.from(pieces).pipe(new RnnoiseTransform(new RnnoiseStream(await loadRnnoise(), 2)))) chunks.push(chunk as Buffer);
+    const out = Buffer.concat(chunks);
+    const samples = new Float32Array(out.buffer, out.byteOffset, out.byteLength / 4);
+    expect(samples.length).toBe(input.length);
+    expect(Array.from(samples)).toEqual(Array.from(expected));
+  });
+});
