@@ -129,7 +129,8 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   const musicCatalogue = createMusicCatalogue({ db, dirs: config.music, syncEveryMs: config.music.syncEveryMs, log: pushLog });
   const music = createMusic({ db, catalogue: musicCatalogue, dirs: config.music, projects, secret });
   const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, edits, uploads, links, store, push, sharing, youtube, subtitleSets, music, i18n, vapidPublicKey: vapid?.publicKey ?? null });
-  await musicCatalogue.start();
+  // Not awaited: a large MUSIC_DIR is probed in the background; a listing meanwhile waits for the pass.
+  void musicCatalogue.start();
   mailer ??= config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(config.outboxDir, config.mailFrom, app.log);
 
   const tmpDir = path.join(config.dataDir, "tmp");

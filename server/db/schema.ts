@@ -99,8 +99,9 @@ export interface SongsTable {
   loop_end_ms: number | null;
   energy: number | null;
   tempo: number | null;
-  file_size: number;
-  file_mtime_ms: number;
+  /** What the sync last read of the file (defaults 0: written by hand, read again on the next pass). */
+  file_size: Generated<number>;
+  file_mtime_ms: Generated<number>;
   available: number;
   created_at: string;
   updated_at: string;

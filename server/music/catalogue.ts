@@ -241,6 +241,9 @@ export function createMusicCatalogue(deps: { db: Db; dirs: MusicDirs; syncEveryM
   let lastSignature = "";
   /** Files skipped before, by key: not probed again until they change. */
   const skippedFiles = new Map<string, string>();
+  /** What was last written for each catalogue song: an unchanged entry is not written again every pass. */
+  const written = new Map<string, string>();
+  let stopped = false;
 
   async function signature(): Promise<string> {
     const parts = await Promise.all(
@@ -277,10 +280,14 @@ export function createMusicCatalogue(deps: { db: Db; dirs: MusicDirs; syncEveryM
         continue;
       }
       seen.add(entry.song.key);
-      const before = existing.find((r) => r.key === entry.song.key);
-      if (!before?.available) summary.added += 1;
-      await upsertSong(db, { ...entry.song, file_size: stat.size, file_mtime_ms: Math.floor(stat.mtimeMs) });
       summary.catalogue += 1;
+      const before = existing.find((r) => r.key === entry.song.key);
+      const input: SongInput = { ...entry.song, file_size: stat.size, file_mtime_ms: Math.floor(stat.mtimeMs) };
+      const fingerprint = JSON.stringify(input);
+      if (before?.available && written.get(input.key) === fingerprint) continue;
+      if (!before?.available) summary.added += 1;
+      await upsertSong(db, input);
+      written.set(input.key, fingerprint);
     }
     const gone = existing.filter((r) => r.available && !seen.has(r.key)).map((r) => r.id);
     summary.removed += gone.length;
@@ -299,6 +306,8 @@ export function createMusicCatalogue(deps: { db: Db; dirs: MusicDirs; syncEveryM
       }
     }
     for (const [key, f] of files) {
+      // Closing: stop probing; what is not looked at stays as it was (never marked unavailable below).
+      if (stopped) return;
       const version = `${f.size}:${f.mtimeMs}`;
       const before = existing.get(key);
       if (before?.available && before.file_size === f.size && before.file_mtime_ms === f.mtimeMs) {
@@ -349,11 +358,13 @@ export function createMusicCatalogue(deps: { db: Db; dirs: MusicDirs; syncEveryM
     sync,
     /** Before a listing: syncs only when catalogue.json or MUSIC_DIR changed since the last pass (a file added or removed at its top). */
     async syncIfChanged(): Promise<void> {
-      if (running) {
-        await running;
-        return;
+      try {
+        if (running) await running;
+        else if ((await signature()) !== lastSignature) await sync();
+      } catch (error) {
+        // The listing still answers from the table.
+        log.warn({ error: String(error) }, "music synchronisation failed");
       }
-      if ((await signature()) !== lastSignature) await sync();
     },
     /** The first pass, then one every `syncEveryMs`; failures are logged, never thrown. */
     start(): Promise<void> {
@@ -367,6 +378,7 @@ export function createMusicCatalogue(deps: { db: Db; dirs: MusicDirs; syncEveryM
       return pass();
     },
     async stop(): Promise<void> {
+      stopped = true;
       clearInterval(timer);
       await running?.catch(() => undefined);
     },

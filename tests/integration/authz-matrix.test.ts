@@ -323,6 +323,7 @@ const callRoute = (def: RouteDef, call: Call, token: string | undefined) =>
 beforeAll(async () => {
   catalogueDir = fixtureCatalogue();
   server = await startTestServer({ PUSH: "outbox", RATE_LIMIT_UPLOADS: "1000", MUSIC_CATALOGUE_DIR: catalogueDir });
+  await server.musicCatalogue.sync();
   songId = (await server.db.selectFrom("songs").select("id").where("available", "=", 1).orderBy("id").executeTakeFirstOrThrow()).id;
   base = await listen(server);
   attacker = await makeParty("attacker");
