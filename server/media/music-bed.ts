@@ -13,7 +13,7 @@ import {
   type BedSettings,
   type SceneMusic,
 } from "../domain/music";
-import { detectSpeech, measureLevels, MIN_LEVEL_DB, type TimeRange } from "./analyze";
+import { ANALYSIS_SAMPLE_RATE, DEFAULT_ANALYSIS_SETTINGS, detectSpeech, FrameMeter, MIN_LEVEL_DB, type TimeRange } from "./analyze";
 import { runFfmpeg, streamFfmpeg } from "./ffmpeg";
 import { mediaInput, probe } from "./probe";
 import type { MusicBedFactory } from "./render";
@@ -105,11 +105,38 @@ export function musicBed(input: MusicBedInput): MusicBedFactory {
   };
 }
 
-/** The speech stretches of the rendered sound (the project's own speech analysis) and the voice's level over them. */
+/** The voice's level is measured above this (Hz): below a voice's fundamental, like loudness meters' own high-pass. */
+const VOICE_LEVEL_HIGHPASS_HZ = 60;
+
+/**
+ * The speech stretches of the rendered sound (the project's own speech analysis, analyze.ts) and the
+ * voice's level over them, from one decode: the analysis filters out everything under 200 Hz to find
+ * speech, which would hide a low voice's fundamental from its level.
+ */
 async function voiceOf(file: string, signal?: AbortSignal): Promise<{ speech: TimeRange[]; levelDb: number }> {
-  const { levels, durationSeconds } = await measureLevels(file, { signal });
-  const analysis = detectSpeech(levels, {}, durationSeconds);
-  const frameSeconds = durationSeconds / Math.max(1, levels.length);
+  const frameSamples = Math.round(ANALYSIS_SAMPLE_RATE * DEFAULT_ANALYSIS_SETTINGS.frameSeconds);
+  const detector = new FrameMeter(frameSamples, { highpassHz: DEFAULT_ANALYSIS_SETTINGS.highpassHz, sampleRate: ANALYSIS_SAMPLE_RATE });
+  const meter = new FrameMeter(frameSamples, { highpassHz: VOICE_LEVEL_HIGHPASS_HZ, sampleRate: ANALYSIS_SAMPLE_RATE });
+  const decoder = streamFfmpeg(
+    {
+      inputs: [{ file, format: "flac", internal: true }],
+      // The mean of the two channels, as the song's level is measured (-ac 1 would add 3 dB to a centred voice).
+      outputOptions: ["-map", "0:a:0", "-af", `pan=mono|c0=0.5*c0+0.5*c1,aresample=${ANALYSIS_SAMPLE_RATE}`, "-c:a", "pcm_s16le", "-flush_packets", "0", "-f", "s16le"],
+      output: "-",
+    },
+    { signal },
+  );
+  const done = decoder.done.catch((error: unknown) => error);
+  for await (const chunk of decoder.stdout as AsyncIterable<Buffer>) {
+    detector.push(chunk);
+    meter.push(chunk);
+  }
+  const failure = await done;
+  if (failure) throw failure;
+  const durationSeconds = detector.samples / ANALYSIS_SAMPLE_RATE;
+  const analysis = detectSpeech(detector.finish(), {}, durationSeconds);
+  const levels = meter.finish();
+  const frameSeconds = DEFAULT_ANALYSIS_SETTINGS.frameSeconds;
   let power = 0;
   let count = 0;
   for (const range of analysis.speech) {

@@ -29,6 +29,8 @@ export interface AppliedFeatures {
   audioEnhancer: boolean;
   noiseCancelling: boolean;
   autoPunchIn: boolean;
+  /** Issue 15: the song the render's music bed was made of (its attribution), when one was mixed in. */
+  music_song_id?: number;
 }
 export const PAID_PRIORITY = 10;
 export const FREE_PRIORITY = 0;
@@ -423,7 +425,8 @@ export function createProjects(deps: ProjectsDeps) {
       if (row.deleted_at) throw notFound("No such project");
       mustNotBeFinished(row);
       await db.updateTable("scenes").set({ media_audio: "standard", music_type: "bgmstandard" }).where("project_id", "=", id).execute();
-      return toProject(await updateProject(db, id, { settings: JSON.stringify({ ...settingsOf(row), autoduck: autoduck ? 1 : 0 }), needs_render: 1 }));
+      // A scene at "bgmstandard" plays the project's music level (domain/music.ts): it goes back to standard too.
+      return toProject(await updateProject(db, id, { settings: JSON.stringify({ ...settingsOf(row), musicType: "bgmstandard", autoduck: autoduck ? 1 : 0 }), needs_render: 1 }));
     },
   };
 }
