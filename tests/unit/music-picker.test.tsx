@@ -11,6 +11,7 @@ const worker = vi.hoisted(() => ({
   refreshSongs: vi.fn(),
   pickSong: vi.fn(),
   resetVolumes: vi.fn(),
+  dismissFailedEdit: vi.fn(),
 }));
 vi.mock("../../src/worker", () => ({ worker }));
 vi.mock("@tanstack/react-router", () => ({ Link: ({ children }: { children: ReactNode }) => <a href="/options">{children}</a> }));
@@ -43,6 +44,7 @@ beforeEach(async () => {
   await db.songs.clear();
   await db.outbox.clear();
   await db.meta.clear();
+  await db.failedEdits.clear();
   worker.refreshSongs.mockReset().mockImplementation(async () => {
     await db.songs.bulkPut(SONGS);
     await db.meta.put({ key: "songs", value: { total: SONGS.length, fetchedAt: new Date().toISOString() } });
@@ -121,6 +123,16 @@ describe("the Music tab's song picker (SPEC §2 Music picker, issue 15)", () => 
     await openTab(makeProject({ bgm_id: 1, autobgm: 1 }));
     await waitFor(() => expect(titles()[0]).toBe("Quiet Desk"));
     expect(await screen.findByText("Quiet Desk by Cutroom")).toBeTruthy();
+  });
+
+  it("says when a pick made offline was refused by the server, until dismissed", async () => {
+    await db.failedEdits.add({ projectId: 41, sceneId: 0, sceneOrder: null, kind: "music", failure: { kind: "body", status: 409, body: { code: "project_finished", message: "Finished" } }, at: 1 });
+    await db.failedEdits.add({ projectId: 41, sceneId: 5, sceneOrder: 2, kind: "trim", failure: { kind: "network" }, at: 2 });
+    await openTab(makeProject());
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain("The song choice was not saved:");
+    fireEvent.click(within(alert).getByRole("button", { name: "Dismiss this message" }));
+    expect(worker.dismissFailedEdit).toHaveBeenCalledWith(1);
   });
 
   it("lets nothing be picked on a finished project", async () => {

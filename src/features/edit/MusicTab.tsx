@@ -55,7 +55,8 @@ export function MusicTab({ project }: { project: Project }) {
                   {song.title} by {song.author}
                 </Trans>
               ) : songId !== null ? (
-                <Trans>Song no. {songId}</Trans>
+                // The mirror is still being read (undefined) or does not list the song yet.
+                song === null && <Trans>Song no. {songId}</Trans>
               ) : project.autobgm ? (
                 <Trans>Chosen by Cutroom</Trans>
               ) : (

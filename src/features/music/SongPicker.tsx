@@ -10,6 +10,8 @@ import { filterSongs, tagGroups, type TagGroupName } from "../../../workers/musi
 import { failureMessage } from "../errors";
 import { isLocked } from "../edit/NeedsRenderAlert";
 import { useOnline } from "../storyboard/useOnline";
+import { useLiveQuery } from "dexie-react-hooks";
+import { db } from "../../db";
 import { SongDemo } from "./SongDemo";
 import { useSongs, useSongsFetched } from "./useSongs";
 import "./music.css";
@@ -58,6 +60,7 @@ export function SongPicker({ project, currentId }: { project: Project; currentId
       <h2 id={titleId} className="section-title">
         <Trans>Songs</Trans>
       </h2>
+      <RefusedPicks projectId={project.id} />
       {!online && songs.length > 0 && (
         <p className="notice notice-neutral" role="status">
           <Trans>You are offline: these are the songs saved on this device. Their demos play once you are back online; a song you choose is saved when the connection is back.</Trans>
@@ -125,6 +128,25 @@ export function SongPicker({ project, currentId }: { project: Project; currentId
       )}
     </section>
   );
+}
+
+/** Picks made offline that the server refused once sent (the list shows the server's song again), until dismissed. */
+function RefusedPicks({ projectId }: { projectId: number }) {
+  const { t, i18n } = useLingui();
+  const refused = useLiveQuery(() => db.failedEdits.where("projectId").equals(projectId).filter((f) => f.kind === "music").sortBy("at"), [projectId]);
+  return (refused ?? []).map((f) => (
+    <div key={f.id} className="notice notice-danger song-refused" role="alert">
+      <p>
+        <strong>
+          <Trans>The song choice was not saved:</Trans>
+        </strong>{" "}
+        {failureMessage(i18n, f.failure)}
+      </p>
+      <Button variant="ghost" className="btn-small" onPress={() => void worker.dismissFailedEdit(f.id!)} aria-label={t`Dismiss this message`}>
+        <Trans>Dismiss</Trans>
+      </Button>
+    </div>
+  ));
 }
 
 /** One list of tags to filter by (genres, instruments or themes); a song must have every tag chosen. */

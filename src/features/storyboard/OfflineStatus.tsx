@@ -84,8 +84,8 @@ export function OfflineStatus({ projectId, online, waiting }: OfflineStatusProps
         <div key={f.id} className="notice notice-danger storyboard-failed-edit" role="alert">
           <p>
             <strong>{i18n._(FAILED[f.kind](f.sceneOrder ?? "?"))}</strong>{" "}
-            {f.failure.kind === "body" && f.failure.status === 404 ? <Trans>The scene no longer exists.</Trans> : failureMessage(i18n, f.failure)}{" "}
-            <Trans>The storyboard shows what the server has.</Trans>
+            {f.kind !== "music" && f.failure.kind === "body" && f.failure.status === 404 ? <Trans>The scene no longer exists.</Trans> : failureMessage(i18n, f.failure)}{" "}
+            {f.kind !== "music" && <Trans>The storyboard shows what the server has.</Trans>}
           </p>
           <Button variant="ghost" className="btn-small" onPress={() => void worker.dismissFailedEdit(f.id!)} aria-label={t`Dismiss this message`}>
             <Trans>Dismiss</Trans>
