@@ -7,6 +7,13 @@ import { renderedSongId } from "../../server/music/attribution";
 import { catalogueSlug, songFilePath, type SongRow } from "../../server/db/songs";
 
 const DIR = path.resolve("/srv/cutroom/music");
+
+/** The row the sync would write, as the lookups answer it. */
+function asRow(read: ReturnType<typeof catalogueSong>, id: number): SongRow {
+  if (!("song" in read)) throw new Error(`skipped: ${read.skip}`);
+  const { song } = read;
+  return { ...song, id, available: 1, genre_tags: JSON.stringify(song.genre_tags), instrument_tags: JSON.stringify(song.instrument_tags), video_theme_tags: JSON.stringify(song.video_theme_tags) };
+}
 const entry = {
   slug: "still-water",
   title: "Still Water",
@@ -37,7 +44,7 @@ describe("catalogue entries", () => {
       loop_end_ms: 88_000,
       energy: 1,
     });
-    const row = { ...(read as { song: SongRow }).song, id: 1, available: 1 } as SongRow;
+    const row = asRow(read, 1);
     expect(songFilePath(row, { catalogueDir: DIR, musicDir: null })).toBe(path.join(DIR, "still-water.opus"));
   });
 
@@ -45,7 +52,7 @@ describe("catalogue entries", () => {
     const read = catalogueSong({ id: "dawn", title: "Dawn", licence: "CC-BY-4.0", file: "tracks/dawn-v2.opus", duration: 61.25, loop_start: 2, loop_end: 60 }, DIR);
     expect("song" in read && read.song).toMatchObject({ key: "dawn|tracks/dawn-v2.opus", licence_id: "CC-BY-4.0", duration_ms: 61_250, loop_start_ms: 2000, loop_end_ms: 60_000, author: "Cutroom" });
     expect(catalogueSlug("dawn|tracks/dawn-v2.opus")).toBe("dawn");
-    const row = { ...(read as { song: SongRow }).song, id: 2, available: 1 } as SongRow;
+    const row = asRow(read, 2);
     expect(songFilePath(row, { catalogueDir: DIR, musicDir: null })).toBe(path.join(DIR, "tracks/dawn-v2.opus"));
   });
 
