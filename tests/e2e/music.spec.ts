@@ -115,6 +115,11 @@ test("the Music tab lists, filters, plays and picks songs, and a song picked off
   await expect(songItem(page, second.title).getByText("In use", { exact: true })).toBeVisible();
   await expect(page.locator(".song-player")).toHaveCount(1);
   expect((await api.get(`/projects/${projectId}`)).bgm_id).toBe(first.id);
+  // Still offline, a reload keeps the pick: it waits on this device.
+  await page.reload();
+  await expect(player(page, second.title)).toBeVisible();
+  await expect(songItem(page, second.title).getByText("In use", { exact: true })).toBeVisible();
+  expect((await api.get(`/projects/${projectId}`)).bgm_id).toBe(first.id);
 
   // Back online: the server has it, and the view still shows it.
   await context.setOffline(false);
