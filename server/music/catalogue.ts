@@ -191,15 +191,15 @@ export async function librarySong(file: string, key: string, stat: { size: numbe
  * Every music file under `root` (relative keys, "/"-separated). Symlinks are followed only when they end inside
  * the folder; one that leaves it is refused (MUSIC_DIR must not become a way to read the rest of the disk).
  */
-async function walkMusicDir(root: string, log: MusicLog): Promise<Map<string, { file: string; size: number; mtimeMs: number }>> {
+async function walkMusicDir(root: string, refused: (file: string) => void): Promise<Map<string, { file: string; size: number; mtimeMs: number }>> {
   const realRoot = await fs.realpath(root);
   const found = new Map<string, { file: string; size: number; mtimeMs: number }>();
   const visit = async (dir: string, depth: number): Promise<void> => {
     let entries;
     try {
       entries = await fs.readdir(dir, { withFileTypes: true });
-    } catch (error) {
-      log.warn({ dir, error: String(error) }, "music folder unreadable");
+    } catch {
+      refused(path.relative(root, dir) || ".");
       return;
     }
     for (const entry of entries) {
@@ -210,7 +210,7 @@ async function walkMusicDir(root: string, log: MusicLog): Promise<Map<string, { 
       if (entry.isSymbolicLink()) {
         target = await fs.realpath(full).catch(() => "");
         if (!target || !inside(realRoot, target)) {
-          log.warn({ file: path.relative(root, full) }, "music file refused: a link that leads outside MUSIC_DIR");
+          refused(path.relative(root, full));
           continue;
         }
       }
@@ -243,6 +243,13 @@ export function createMusicCatalogue(deps: { db: Db; dirs: MusicDirs; syncEveryM
   const skippedFiles = new Map<string, string>();
   /** What was last written for each catalogue song: an unchanged entry is not written again every pass. */
   const written = new Map<string, string>();
+  /** Links out of MUSIC_DIR and unreadable folders, logged once each. */
+  const refusedPaths = new Set<string>();
+  const refuse = (file: string) => {
+    if (refusedPaths.has(file)) return;
+    refusedPaths.add(file);
+    log.warn({ file }, "music file refused: unreadable, or a link that leads outside MUSIC_DIR");
+  };
   let stopped = false;
 
   async function signature(): Promise<string> {
@@ -300,7 +307,7 @@ export function createMusicCatalogue(deps: { db: Db; dirs: MusicDirs; syncEveryM
     let files = new Map<string, { file: string; size: number; mtimeMs: number }>();
     if (dirs.musicDir) {
       try {
-        files = await walkMusicDir(dirs.musicDir, log);
+        files = await walkMusicDir(dirs.musicDir, refuse);
       } catch (error) {
         log.warn({ dir: dirs.musicDir, error: String(error) }, "MUSIC_DIR unreadable");
       }
