@@ -229,7 +229,9 @@ describe("renders of a project with automatic music", () => {
 
   beforeAll(async () => {
     fs.mkdirSync(path.join(dir, "library"), { recursive: true });
-    server = await startTestServer();
+    // No shipped catalogue here: only this test's songs.
+    fs.mkdirSync(path.join(dir, "catalogue"), { recursive: true });
+    server = await startTestServer({ MUSIC_CATALOGUE_DIR: path.join(dir, "catalogue") });
     base = await listen(server);
     token = (await server.signUp()).token;
     const uploaded = await tusUpload(base, token, TALK, { name: "talk.mp4" });
@@ -261,7 +263,7 @@ describe("renders of a project with automatic music", () => {
   }
 
   /** The whole talk as one scene (plus these fields), rendered by the render step with this test's music folder. */
-  async function render(id: number, scene: Partial<Insertable<ScenesTable>> = {}): Promise<Float32Array> {
+  async function render(id: number, scene: Partial<Insertable<ScenesTable>> = {}, final = false): Promise<Float32Array> {
     const now = new Date().toISOString();
     await server.db.deleteFrom("scenes").where("project_id", "=", id).execute();
     await server.db
@@ -271,7 +273,7 @@ describe("renders of a project with automatic music", () => {
     const store = localFileStore(server.config.storeDir);
     const ctx = { jobId: `music-${id}-${Date.now()}`, attempt: 1, signal: new AbortController().signal, heartbeat: async () => {} } as JobContext;
     const deps = { db: server.db, store, log: pino({ level: "silent" }), music: { catalogueDir: path.join(dir, "catalogue"), musicDir: musicDir() } };
-    const done = await renderProject(deps, (await findProjectById(server.db, id))!, ctx, false, {}, async () => {});
+    const done = await renderProject(deps, (await findProjectById(server.db, id))!, ctx, final, {}, async () => {});
     return pcm(store.pathOf(done.export_key!));
   }
 
@@ -299,6 +301,11 @@ describe("renders of a project with automatic music", () => {
     // A later render keeps the recorded song.
     await render(first);
     expect(JSON.parse((await server.db.selectFrom("projects").select("settings").where("id", "=", first).executeTakeFirstOrThrow()).settings).bgm_id).toBe(settings.bgm_id);
+
+    // The final render (smart: copied picture stretches) carries the same bed.
+    const exported = await render(first, {}, true);
+    expect(rmsDb(exported, [{ start: 12.4, end: 13.8 }])).toBeGreaterThan(-40);
+    expect((await api("GET", `/projects/${first}/highlights`)).body).toMatchObject({ music: true, autoduck: true });
   });
 
   it("plays no music with automatic music off, or in a scene set to mute, and says so in the highlights", async () => {
