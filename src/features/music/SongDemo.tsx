@@ -1,4 +1,4 @@
-import "media-chrome";
+import "./media-chrome";
 import { useLingui } from "@lingui/react/macro";
 import type { SongRow } from "../../db";
 import { playOnlyThis } from "./playback";

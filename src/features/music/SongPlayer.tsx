@@ -1,4 +1,4 @@
-import "media-chrome";
+import "./media-chrome";
 import { useEffect } from "react";
 import { useLingui } from "@lingui/react/macro";
 import type { Project } from "../../../api/projects";
