@@ -141,7 +141,16 @@ test("the Music tab works at 360 px wide", async ({ page, request, baseURL }) =>
   await page.waitForURL((u) => !u.pathname.startsWith("/login"));
   await page.goto(`/projects/${projectId}/music`);
   await expect(songList(page).getByRole("heading", { level: 3 })).toHaveCount(songs.length);
-  await songItem(page, songs[0]!.title).getByRole("button", { name: "Use this song" }).click();
+  // From the keyboard: a tag chosen with Space, a song picked with Enter.
+  const tag = songs[0]!.video_theme_tags[0] ?? songs[0]!.genre_tags[0]!;
+  const group = songs[0]!.video_theme_tags.length ? "Themes" : "Genres";
+  const row = page.getByRole("grid", { name: group, exact: true }).getByRole("row", { name: tag, exact: true });
+  await row.focus();
+  await page.keyboard.press("Space");
+  await expect(row).toHaveAttribute("aria-selected", "true");
+  await expect(songItem(page, songs[0]!.title)).toBeVisible();
+  await songItem(page, songs[0]!.title).getByRole("button", { name: "Use this song" }).focus();
+  await page.keyboard.press("Enter");
   await expect(player(page, songs[0]!.title)).toBeVisible();
   // Nothing wider than the window.
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
