@@ -64,11 +64,14 @@ export function musicBed(input: MusicBedInput): MusicBedFactory {
   return async ({ speech, totalSamples, sampleRate, plan, scratch, signal }) => {
     const levels = sceneLevels(input.scenes, input.settings);
     if (levels.every((l) => l.levelDb === null) || totalSamples <= 0) return null;
-    const spans = sceneSpans(
+    const planned = sceneSpans(
       input.scenes.map((s) => s.seconds),
       plan.fps,
       sampleRate,
     );
+    // The plan's own rounding gives the same total; should it ever differ, the scenes are stretched to the sound.
+    const end = planned.at(-1)?.to ?? 0;
+    const spans = end === totalSamples || end <= 0 ? planned : planned.map((s) => ({ from: Math.round((s.from * totalSamples) / end), to: Math.round((s.to * totalSamples) / end) }));
     const voice = await voiceOf(speech, signal);
     const song = await decodeSong(input.song.file, totalSamples, sampleRate, input.song, signal);
     const songDb = levelOf(song);
