@@ -16,6 +16,7 @@ import type { Privacy } from "../../api/share";
 import type { FileStore } from "../storage/local";
 import type { Library } from "./library";
 import { DomainError, mustNotBeFinished, notFound } from "./errors";
+import { findSong } from "../db/songs";
 import { queueEstimates } from "./progress";
 import { youtubeWatchUrl } from "./youtube/watch-url";
 
@@ -269,6 +270,10 @@ export function createProjects(deps: ProjectsDeps) {
       // SPEC §4: a finished project's Options are read-only until reopened; its name is not an Option.
       if (settingsChange) mustNotBeFinished(row);
       if (row.type === "library" && name && name !== row.name) await deps.library.renameItem(row, name);
+      // A song must be one the server has (GET /bgms); an unknown id would leave the render nothing to play.
+      if (typeof changes.bgm_id === "number" && changes.bgm_id !== settingsOf(row).bgm_id && !(await findSong(db, changes.bgm_id))) {
+        throw new DomainError("validation_failed", "No such song", { bgm_id: "invalid" });
+      }
       const settings = applySettingsRules({ ...settingsOf(row), ...changes });
       // SPEC §4 Needs-render: any settings change; a pure rename is not one.
       const needsRender = settingsChange ? { needs_render: 1 } : {};

@@ -120,6 +120,11 @@ describe("background music", () => {
     expect(await projectRow(otherProjectId)).toEqual(theirsBefore);
 
     expect((await api("PUT", `/bgms/999999`, { project_id: projectId })).status).toBe(404);
+    // The Options route refuses a song the server does not have, and keeps the one picked.
+    const unknown = await api("PUT", `/projects/${projectId}`, { bgm_id: 999999 });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body).toMatchObject({ fields: { bgm_id: "invalid" } });
+    expect((await api("GET", `/projects/${projectId}`)).body).toMatchObject({ bgm_id: sunny!.id });
     expect((await api("PUT", `/bgms/${sunny!.id}`, { project_id: "mine" })).status).toBe(422);
     const broken = await fetch(`${base}/api/v1/bgms/${sunny!.id}`, { method: "PUT", headers: { ...bearer(owner.token), "content-type": "application/json" }, body: "{project_id:" });
     expect(broken.status).toBe(400);
