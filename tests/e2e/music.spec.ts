@@ -1,5 +1,9 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
-import { apiToken, createUser, processedProject, signIn, userApi } from "./helpers";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { apiToken, createUser, processedProject, signIn, uploadToLibrary, userApi } from "./helpers";
 
 interface Song {
   id: number;
@@ -157,4 +161,73 @@ test("the Music tab works at 360 px wide", async ({ page, request, baseURL }) =>
   expect(overflow).toBeLessThanOrEqual(0);
   const box = await songItem(page, songs[0]!.title).boundingBox();
   expect(box!.x + box!.width).toBeLessThanOrEqual(360);
+});
+
+/** 100 ms RMS levels (dBFS) of a file's sound, in order. */
+function windowLevels(file: string): number[] {
+  const out = execFileSync("ffmpeg", ["-nostdin", "-v", "error", "-i", file, "-vn", "-ac", "1", "-ar", "48000", "-af", "asetnsamples=n=4800:p=0,astats=metadata=1:reset=1,ametadata=print:key=lavfi.astats.Overall.RMS_level:file=-", "-f", "null", "-"]).toString();
+  return [...out.matchAll(/RMS_level=(-?[\d.]+|-inf)/g)].map((m) => (m[1] === "-inf" ? -150 : Number(m[1])));
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** The file the preview player plays, saved for measuring. */
+async function playedFile(page: Page, request: APIRequestContext, name: string): Promise<string> {
+  const video = page.locator("video");
+  await expect(video).toBeVisible();
+  const src = await video.evaluate((v: HTMLVideoElement) => v.currentSrc || v.src);
+  expect(src).toBeTruthy();
+  const res = await request.get(src);
+  expect(res.ok()).toBe(true);
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), "cutroom-music-")), name);
+  writeFileSync(file, await res.body());
+  return file;
+}
+
+test("a song picked in the Music tab plays in the render, under the speech and in its pauses", async ({ page, request, baseURL }) => {
+  test.setTimeout(420_000);
+  const { email } = await createUser(request);
+  const token = await apiToken(request, email);
+  const api = userApi(request, token);
+  // Silences kept (auto cut off): the talk's pauses stay long enough for the music to come back up in them.
+  const talk = await uploadToLibrary(api, baseURL!, token, "talk.mp4", { speech: true, language: "it-IT" });
+  const projectId: number = (await api.post("/createproject", { name: "A talk to set to music", locale: "it-IT", style: "video", autocutsilences: 0, media: [talk.id] })).id;
+  await expect.poll(async () => (await api.get(`/projects/${projectId}`)).status, { timeout: 150_000, intervals: [1_000] }).toBe("Preview Ready");
+  const songs: Song[] = (await api.get("/bgms")).data;
+  const song = songs[songs.length - 1]!;
+
+  await signIn(page, email);
+  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  // The preview as processed: no music. Its pauses (the windows near silence) are where the song must be heard.
+  await page.goto(`/projects/${projectId}/preview`);
+  const before = windowLevels(await playedFile(page, request, "before.mp4"));
+  // (Windows of 0.1 s; the song fades in over the first second and out over the last few.)
+  // A pause window is one well inside a pause: no speech in the 0.5 s before it (the duck's release) nor the 0.2 s after.
+  const quiet = (i: number) => before.slice(i - 5, i + 3).every((level) => level < -45);
+  const pauses = before.flatMap((level, i) => (level < -50 && i >= 15 && i < before.length - 30 && quiet(i) ? [i] : []));
+  expect(pauses.length, "the edit keeps some pauses").toBeGreaterThanOrEqual(2);
+
+  await page.goto(`/projects/${projectId}/music`);
+  await songItem(page, song.title).getByRole("button", { name: "Use this song" }).click();
+  await expect(player(page, song.title)).toBeVisible();
+  await expect.poll(async () => (await api.get(`/projects/${projectId}`)).bgm_id).toBe(song.id);
+
+  await page.goto(`/projects/${projectId}/storyboard`);
+  await page.getByRole("button", { name: "Render now" }).click();
+  await expect(page).toHaveURL(new RegExp(`/projects/${projectId}/share$`));
+  await expect.poll(async () => (await api.get(`/projects/${projectId}`)).status, { timeout: 300_000, intervals: [2_000] }).toBe("Preview Ready");
+  // What Cutroom did says music now.
+  await expect(page.getByRole("heading", { name: "What Cutroom did" })).toBeVisible({ timeout: 90_000 });
+  expect(await api.get(`/projects/${projectId}/highlights`)).toMatchObject({ music: true });
+
+  await page.goto(`/projects/${projectId}/preview`);
+  const after = windowLevels(await playedFile(page, request, "after.mp4"));
+  expect(after.length).toBe(before.length);
+  const inPauses = pauses.map((i) => after[i]!);
+  // The song is heard in the pauses: above −40 dBFS where the render without it was near silence.
+  expect(median(inPauses)).toBeGreaterThan(-40);
+  for (const [n, i] of pauses.entries()) expect(inPauses[n]!).toBeGreaterThan(before[i]! + 10);
 });
