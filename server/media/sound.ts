@@ -7,7 +7,7 @@
 import { rename } from "node:fs/promises";
 import path from "node:path";
 import { NOISE_CANCELLING_FILTERS, VOICE_BOOSTER_FILTERS, type Denoiser, type SoundOptions } from "../domain/audio";
-import { rnnoiseFile } from "./denoise";
+import { measureRoom, rnnoiseFile, rnnoiseWet } from "./denoise";
 import { runFfmpeg, type FfmpegInput, type ProgressCallback, type RunLimits } from "./ffmpeg";
 import type { MusicBedFactory } from "./render";
 import type { RenderPlan } from "./render-plan";
@@ -29,8 +29,10 @@ const TRUE_PEAK_RATE = 192_000;
 
 /** What the chain did, for the render's result and the project's highlights. */
 export interface SoundReport {
-  /** The denoiser that ran, if any. */
+  /** The denoiser that ran, if any (RNNoise does not run in a quiet room: see rnnoiseWet). */
   denoise: Denoiser | null;
+  /** The room RNNoise measured (dBFS, dB) and the share of its output used. */
+  room?: { floorDb: number; speechDb: number; snrDb: number; wet: number };
   booster: boolean;
   /** A music bed was mixed in. */
   music: boolean;
@@ -58,13 +60,21 @@ export async function finishSound(joined: string, output: string, ctx: FinishCon
   const report = (from: number, to: number) => (ctx.onProgress ? { onProgress: (f: number) => ctx.onProgress?.(from + f * (to - from)) } : {});
   const exact = exactLength(ctx.totalSamples);
   const flac = ["-c:a", "flac", "-ar", String(rate), "-ac", "2", "-f", "flac"];
-  const { denoise, booster } = ctx.sound;
+  const { booster } = ctx.sound;
   const boost = booster ? VOICE_BOOSTER_FILTERS : [];
+  let denoise = ctx.sound.denoise;
+  let room: SoundReport["room"];
+  if (denoise === "rnnoise") {
+    const measured = await measureRoom(joined, limits);
+    room = { ...measured, wet: rnnoiseWet(measured.snrDb) };
+    // A quiet room: RNNoise would add more distortion than it takes noise away.
+    if (room.wet === 0) denoise = null;
+  }
 
   let speech = joined;
   if (denoise || booster) {
     speech = path.join(ctx.scratch, "speech.flac");
-    if (denoise === "rnnoise") await rnnoiseFile(joined, speech, { ...limits, scratch: ctx.scratch, after: [...boost, exact] });
+    if (denoise === "rnnoise") await rnnoiseFile(joined, speech, { ...limits, scratch: ctx.scratch, after: [...boost, exact], wet: room?.wet ?? 1 });
     else {
       const filters = [...(denoise === "spectral" ? NOISE_CANCELLING_FILTERS : []), ...boost, exact];
       await runFfmpeg({ inputs: [flacInput(joined)], outputOptions: ["-af", filters.join(","), ...flac], output: speech }, { ...limits, durationSeconds: seconds, ...report(...SHARES.speech) });
@@ -81,10 +91,10 @@ export async function finishSound(joined: string, output: string, ctx: FinishCon
   if (!ctx.sound.loudness) {
     if (!bed && speech !== joined) {
       await rename(speech, output);
-      return { denoise, booster, music: false, loudness: null };
+      return { denoise, ...(room ? { room } : {}), booster, music: false, loudness: null };
     }
     await runFfmpeg({ inputs, globalOptions: ["-filter_complex", `${mix},${exact}[out]`], outputOptions: ["-map", "[out]", ...flac], output }, { ...limits, durationSeconds: seconds, ...report(...SHARES.level) });
-    return { denoise, booster, music: !!bed, loudness: null };
+    return { denoise, ...(room ? { room } : {}), booster, music: !!bed, loudness: null };
   }
 
   const target = ctx.sound.loudness;
@@ -104,7 +114,7 @@ export async function finishSound(joined: string, output: string, ctx: FinishCon
     { inputs, globalOptions: ["-filter_complex", `${mix},${level.join(",")},${exact}[out]`], outputOptions: ["-map", "[out]", ...flac], output },
     { ...limits, durationSeconds: seconds, ...report(...SHARES.level) },
   );
-  return { denoise, booster, music: !!bed, loudness: { measuredI: measured.i, measuredTp: measured.tp, gainDb, limited } };
+  return { denoise, ...(room ? { room } : {}), booster, music: !!bed, loudness: { measuredI: measured.i, measuredTp: measured.tp, gainDb, limited } };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { loadRnnoise, RNNOISE_DELAY, RNNOISE_FRAME, RnnoiseStream, RnnoiseTransform } from "../../server/media/denoise";
+import { loadRnnoise, RNNOISE_DELAY, RNNOISE_FRAME, RnnoiseStream, RnnoiseTransform, rnnoiseWet } from "../../server/media/denoise";
 import { seededRandom } from "../reliability";
 
 /** A voiced-like test signal: harmonics of a gliding pitch, syllable-like bursts, a little hiss. */
@@ -40,8 +40,8 @@ function interleave(left: Float32Array, right: Float32Array): Float32Array {
   return out;
 }
 
-async function streamed(input: Float32Array, channels: number, sizes: readonly number[]): Promise<Float32Array> {
-  const stream = new RnnoiseStream(await loadRnnoise(), channels);
+async function streamed(input: Float32Array, channels: number, sizes: readonly number[], wet = 1): Promise<Float32Array> {
+  const stream = new RnnoiseStream(await loadRnnoise(), channels, wet);
   const parts: Float32Array[] = [];
   let at = 0;
   for (let k = 0; at < input.length / channels; k++) {
@@ -113,5 +113,26 @@ describe("RNNoise frame plumbing", () => {
     const samples = new Float32Array(out.buffer, out.byteOffset, out.byteLength / 4);
     expect(samples.length).toBe(input.length);
     expect(Array.from(samples)).toEqual(Array.from(expected));
+  });
+
+  it("mixes a share of the denoised sound with the rest of the original, lined up", async () => {
+    const input = signal(14_400, 31);
+    const dry = await streamed(input, 1, [333], 0);
+    expect(Array.from(dry)).toEqual(Array.from(input));
+    const full = await streamed(input, 1, [333], 1);
+    const half = await streamed(input, 1, [333], 0.5);
+    for (let i = 0; i < input.length; i += 101) expect(half[i]).toBeCloseTo(0.5 * (full[i] ?? 0) + 0.5 * (input[i] ?? 0), 6);
+  });
+});
+
+describe("how much of RNNoise a render uses", () => {
+  it("all of it in a noisy room, none in a quiet one, a mix between", () => {
+    expect(rnnoiseWet(5)).toBe(1);
+    expect(rnnoiseWet(20)).toBe(1);
+    expect(rnnoiseWet(25)).toBeCloseTo(0.5, 6);
+    expect(rnnoiseWet(30)).toBe(0);
+    expect(rnnoiseWet(45)).toBe(0);
+    // Pure digital silence has no room to clean.
+    expect(rnnoiseWet(Infinity)).toBe(0);
   });
 });
