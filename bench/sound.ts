@@ -180,7 +180,7 @@ async function denoised(made: Made, denoiser: Variant, booster = false): Promise
     const room = await measureRoom(made.mix);
     snr = room.snrDb;
     wet = rnnoiseWet(room.snrDb);
-    return wet === 0 ? ffmpeg(after) : rnnoiseFile(made.mix, file, { scratch: path.dirname(file), after, wet });
+    return wet === 0 ? ffmpeg(after) : rnnoiseFile(made.mix, file, { scratch: path.dirname(file), after, wet, mono: room.dualMono });
   });
   return { file, wall, cpu, ...(wet === undefined ? {} : { wet }), ...(snr === undefined ? {} : { snr }) };
 }

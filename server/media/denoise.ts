@@ -199,32 +199,39 @@ const ROOM_FRAME = 320;
 const DIGITAL_SILENCE_DB = -100;
 
 /**
- * The room of a sound: its noise floor (the 10th percentile of 20 ms frame levels, digital silence
- * left out: the pauses) and its speech level (the 95th percentile), in dBFS, and their difference.
+ * The room of a sound (our stereo FLAC): its noise floor (the 10th percentile of 20 ms frame levels,
+ * digital silence left out: the pauses) and its speech level (the 95th percentile), in dBFS, and their
+ * difference; and whether both channels are the same (a mono recording), which RNNoise then denoises once.
  */
-export async function measureRoom(file: string, limits: RunLimits = {}): Promise<{ floorDb: number; speechDb: number; snrDb: number }> {
-  const decode = streamFfmpeg({ inputs: [{ file, format: "flac", internal: true }], outputOptions: ["-map", "0:a:0", "-ac", "1", "-ar", String(ROOM_RATE), "-f", "f32le"], output: "-" }, limits);
+export async function measureRoom(file: string, limits: RunLimits = {}): Promise<{ floorDb: number; speechDb: number; snrDb: number; dualMono: boolean }> {
+  const decode = streamFfmpeg({ inputs: [{ file, format: "flac", internal: true }], outputOptions: ["-map", "0:a:0", "-ac", "2", "-ar", String(ROOM_RATE), "-f", "f32le"], output: "-" }, limits);
   const levels: number[] = [];
+  let dualMono = true;
   let carry = Buffer.alloc(0);
   for await (const chunk of decode.stdout as AsyncIterable<Buffer>) {
     const bytes = carry.length ? Buffer.concat([carry, chunk]) : chunk;
-    const frameBytes = ROOM_FRAME * 4;
+    const frameBytes = ROOM_FRAME * 8;
     const whole = bytes.length - (bytes.length % frameBytes);
     for (let at = 0; at < whole; at += frameBytes) {
       let sum = 0;
-      for (let i = 0; i < ROOM_FRAME; i++) sum += bytes.readFloatLE(at + 4 * i) ** 2;
+      for (let i = 0; i < ROOM_FRAME; i++) {
+        const left = bytes.readFloatLE(at + 8 * i);
+        const right = bytes.readFloatLE(at + 8 * i + 4);
+        if (left !== right) dualMono = false;
+        sum += ((left + right) / 2) ** 2;
+      }
       const db = 10 * Math.log10(sum / ROOM_FRAME + 1e-30);
       if (db > DIGITAL_SILENCE_DB) levels.push(db);
     }
     carry = Buffer.from(bytes.subarray(whole));
   }
   await decode.done;
-  if (levels.length === 0) return { floorDb: -Infinity, speechDb: -Infinity, snrDb: Infinity };
+  if (levels.length === 0) return { floorDb: -Infinity, speechDb: -Infinity, snrDb: Infinity, dualMono };
   levels.sort((a, b) => a - b);
   const at = (q: number) => levels[Math.min(levels.length - 1, Math.floor(q * levels.length))] ?? -Infinity;
   const floorDb = at(0.1);
   const speechDb = at(0.95);
-  return { floorDb, speechDb, snrDb: speechDb - floorDb };
+  return { floorDb, speechDb, snrDb: speechDb - floorDb, dualMono };
 }
 
 const run = promisify(execFile);
@@ -234,19 +241,21 @@ let fifoCount = 0;
  * `input` (our FLAC, 48 kHz stereo) denoised by RNNoise into `output` (FLAC), `after` filters
  * applied on the way out (the voice booster). Same length, same alignment.
  */
-export async function rnnoiseFile(input: string, output: string, options: RunLimits & { scratch: string; after?: readonly string[]; wet?: number }): Promise<void> {
+export async function rnnoiseFile(input: string, output: string, options: RunLimits & { scratch: string; after?: readonly string[]; wet?: number; mono?: boolean }): Promise<void> {
   const module = await loadRnnoise();
-  const channels = 2;
+  // Both channels the same: denoised once and written back to both (half the work).
+  const channels = options.mono ? 1 : 2;
   const rate = String(RNNOISE_SAMPLE_RATE);
   const fifo = path.join(options.scratch, `denoise-${process.pid}-${fifoCount++}.pcm`);
   await run("mkfifo", ["-m", "600", fifo]);
   const limits: RunLimits = { threads: options.threads, timeoutMs: options.timeoutMs, signal: options.signal, logLevel: options.logLevel };
-  const decode = streamFfmpeg({ inputs: [{ file: input, format: "flac", internal: true }], outputOptions: ["-map", "0:a:0", "-ac", String(channels), "-ar", rate, "-f", "f32le"], output: "-" }, limits);
-  const after = options.after ?? [];
+  const decode = streamFfmpeg({ inputs: [{ file: input, format: "flac", internal: true }], outputOptions: ["-map", "0:a:0", ...(options.mono ? ["-af", "pan=mono|c0=c0"] : []), "-ac", String(channels), "-ar", rate, "-f", "f32le"], output: "-" }, limits);
+  // Back to both channels at full level (ffmpeg's own mono-to-stereo lowers each by 3 dB).
+  const after = [...(options.mono ? ["pan=stereo|c0=c0|c1=c0"] : []), ...(options.after ?? [])];
   const encode = runFfmpeg(
     {
       inputs: [{ file: fifo, format: "f32le", internal: true, options: ["-ar", rate, "-ac", String(channels)] }],
-      outputOptions: [...(after.length ? ["-af", after.join(",")] : []), "-c:a", "flac", "-ar", rate, "-ac", String(channels), "-f", "flac"],
+      outputOptions: [...(after.length ? ["-af", after.join(",")] : []), "-c:a", "flac", "-ar", rate, "-ac", "2", "-f", "flac"],
       output,
     },
     limits,

@@ -32,7 +32,7 @@ export interface SoundReport {
   /** The denoiser that ran, if any (RNNoise does not run in a quiet room: see rnnoiseWet). */
   denoise: Denoiser | null;
   /** The room RNNoise measured (dBFS, dB) and the share of its output used. */
-  room?: { floorDb: number; speechDb: number; snrDb: number; wet: number };
+  room?: { floorDb: number; speechDb: number; snrDb: number; dualMono: boolean; wet: number };
   booster: boolean;
   /** A music bed was mixed in. */
   music: boolean;
@@ -74,7 +74,7 @@ export async function finishSound(joined: string, output: string, ctx: FinishCon
   let speech = joined;
   if (denoise || booster) {
     speech = path.join(ctx.scratch, "speech.flac");
-    if (denoise === "rnnoise") await rnnoiseFile(joined, speech, { ...limits, scratch: ctx.scratch, after: [...boost, exact], wet: room?.wet ?? 1 });
+    if (denoise === "rnnoise") await rnnoiseFile(joined, speech, { ...limits, scratch: ctx.scratch, after: [...boost, exact], wet: room?.wet ?? 1, mono: room?.dualMono ?? false });
     else {
       const filters = [...(denoise === "spectral" ? NOISE_CANCELLING_FILTERS : []), ...boost, exact];
       await runFfmpeg({ inputs: [flacInput(joined)], outputOptions: ["-af", filters.join(","), ...flac], output: speech }, { ...limits, durationSeconds: seconds, ...report(...SHARES.speech) });
