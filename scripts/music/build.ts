@@ -24,6 +24,8 @@ const BUDGET_BYTES = 30 * 1000 * 1000;
 /** Seconds of reverb kept after the last chord's release (the MIDI has already faded by then). */
 const TAIL_SECONDS = 2.5;
 const PARALLEL = 2;
+/** The 2–4 kHz band (speech intelligibility) must sit this far under the 250–2000 Hz body, in dB. */
+const MIN_PRESENCE_GAP = 8;
 
 function run(command: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -255,6 +257,8 @@ async function main() {
   console.log(`\n${tracks.length} tracks, ${(total / 1e6).toFixed(2)} MB`);
   if (total > BUDGET_BYTES) throw new Error(`the catalogue is ${(total / 1e6).toFixed(1)} MB, over the 30 MB budget`);
   const off = tracks.filter((t) => Math.abs(t.loudness_lufs - TARGET_LUFS) > 1);
+  const bright = tracks.filter((t) => (stats.get(t.slug)?.presenceGap ?? Infinity) < MIN_PRESENCE_GAP);
+  if (bright.length > 0) throw new Error(`too much in the speech presence band: ${bright.map((t) => `${t.slug} ${stats.get(t.slug)?.presenceGap.toFixed(1)} dB`).join(", ")}`);
   if (peaks.length > 0) throw new Error(`true peak over ${TARGET_TP} dBTP: ${peaks.map((t) => `${t.slug} ${stats.get(t.slug)?.truePeak}`).join(", ")}`);
   if (off.length > 0) throw new Error(`loudness off target: ${off.map((t) => `${t.slug} ${t.loudness_lufs}`).join(", ")}`);
 }

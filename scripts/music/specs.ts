@@ -5,7 +5,10 @@
  * 22 harmonica, 24 nylon guitar, 25 steel guitar, 26 jazz guitar, 27 clean electric guitar, 32 acoustic bass,
  * 33 finger bass, 35 fretless bass, 38 synth bass, 42 cello, 43 contrabass, 45 pizzicato, 46 harp,
  * 48 strings, 49 slow strings, 52 choir, 60 french horn, 71 clarinet, 73 flute, 74 recorder, 75 pan flute,
- * 77 shakuhachi, 79 ocarina, 88 new-age pad, 89 warm pad, 94 halo pad, 107 koto.
+ * 77 shakuhachi, 79 ocarina, 89 warm pad, 92 bowed-glass pad, 94 halo pad, 107 koto.
+ * Pads that swell and decay (88 new-age, 38 synth bass held long) pulse bar by bar: the loudness range
+ * jumps (16 LU); sustaining ones keep it under ~6 LU. Bright leads (clarinet, cello, harmonica) sit in the
+ * 2–4 kHz band where speech is understood: keep their volume low (the build prints that "presence gap").
  * Drum kits (bank 128): 0 standard, 25 TR-808, 40 brush.
  *
  * Changing a spec changes its notes: rebuild with `npm run music:build` and commit music/.
@@ -142,8 +145,8 @@ export const SPECS: TrackSpec[] = [
     slug: "gentle-steps", title: "Gentle Steps", energy: 2,
     genre_tags: ["classical", "light"], instrument_tags: ["piano", "clarinet", "strings", "pizzicato"], video_theme_tags: ["education", "tutorial", "family"],
     tempo: 96, key: "F", mode: "major", seconds: 150,
-    pad: { program: 48, volume: 48 }, bass: { program: 45, style: "half", volume: 84 }, comp: { program: 0, style: "broken" },
-    melody: { program: 71, density: 1.2, volume: 70 },
+    pad: { program: 48, volume: 44 }, bass: { program: 45, style: "half", volume: 84 }, comp: { program: 0, style: "broken" },
+    melody: { program: 71, density: 1.2, volume: 44 },
   },
   {
     slug: "sunday-porch", title: "Sunday Porch", energy: 2,
@@ -154,16 +157,16 @@ export const SPECS: TrackSpec[] = [
   },
   {
     slug: "glass-garden", title: "Glass Garden", energy: 2,
-    genre_tags: ["ambient", "electronic"], instrument_tags: ["vibraphone", "pad", "synth bass"], video_theme_tags: ["tech", "science", "explainer"],
+    genre_tags: ["ambient", "electronic"], instrument_tags: ["vibraphone", "pad", "bass"], video_theme_tags: ["tech", "science", "explainer"],
     tempo: 76, key: "C", mode: "minor", seconds: 180, chordBars: 2, color: "add9",
-    pad: { program: 88, volume: 66 }, bass: { program: 38, style: "whole", volume: 70 }, comp: { program: 11, style: "ostinato", volume: 62 },
+    pad: { program: 92, volume: 66 }, bass: { program: 35, style: "whole", volume: 70 }, comp: { program: 11, style: "ostinato", volume: 62 },
   },
   {
     slug: "hometown", title: "Hometown", energy: 1,
     genre_tags: ["acoustic", "ballad"], instrument_tags: ["piano", "cello", "strings"], video_theme_tags: ["family", "wedding", "memories"],
     tempo: 72, key: "Eb", mode: "major", seconds: 180,
     pad: { program: 48, volume: 48 }, bass: { program: 32, style: "whole" }, comp: { program: 0, style: "broken" },
-    melody: { program: 42, density: 0.9, volume: 72 },
+    melody: { program: 42, density: 0.9, volume: 56 },
   },
   {
     slug: "quiet-study", title: "Quiet Study", energy: 2,
