@@ -2,7 +2,7 @@
  * A seeded procedural composer for background music: a track spec in, MIDI tracks out. Same spec, same
  * notes (every random choice comes from one seeded generator, consumed in a fixed order).
  *
- * Form: intro (4 bars, fading in) · (A B) × n · outro (4 bars: IV–I and a held tonic, fading out). A and
+ * Form: intro (4 bars, fading in) · (A B) × n · outro (4 bars: I–IV–I, the tonic held ≤ 5 s, easing down). A and
  * B are 8 bars each, i.e. whole 4- or 8-bar phrases, and every pass of A·B is built the same way, so the
  * stretch from the second A to the outro loops without a seam: the bar before either end is the last bar
  * of a B, so a player jumping back hears the same harmony, tempo, bar and reverb tail it would have heard.
