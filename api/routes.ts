@@ -11,6 +11,7 @@ import { ProjectWords } from "./subtitles";
 import { PickSongBody, Song, SongId, SongList, SongsQuery } from "./music";
 import { PushSubscribeBody, PushSubscriptionInfo, PushUnsubscribeBody, PushUnsubscribed } from "./push";
 import { Plan, PlanInterval } from "./plans";
+import { CouponCheck, CouponQuery, PaymentMethod, PaymentMethodBody, PaymentMethodId, PaymentMethodList, SetupIntent, SubscriptionInfo, SubscriptionUpdate, SubscriptionUpdateBody } from "./payments";
 import { LibraryCreateBody, LibraryCreateResponse, LibraryItem, LibraryListQuery, LibraryProjectSearchQuery, LibraryScenesQuery, LibrarySearchQuery, MediaFile, Paginated } from "./media";
 import { CutRangeBody, Scene, SceneId, Scenes, SceneUpdateBody, Storyboard, StoryboardBody, StoryboardQuery, TrimBody } from "./scenes";
 import { CreateProjectBody, CutsBody, CutsResponse, Highlights, ImportBody, OverlayImportBody, Project, ProjectCount, ProjectId, ProjectsQuery, ProjectUpdateBody, RecreateStoryboardBody, RenderBody, ResetVolumesQuery } from "./projects";
@@ -139,6 +140,21 @@ export const routes = {
 
   "plans.list": route({ method: "GET", path: "/payment/plans", auth: "none", summary: "Plans by billing interval", query: PlanInterval, response: z.array(Plan) }),
   "plans.free": route({ method: "GET", path: "/payment/freeplan", auth: "none", summary: "The free plan", response: Plan }),
+  // Subscriptions and payments (SPEC §7, issue 16): amounts come from the server's catalogue, never the client.
+  "payment.coupon": route({ method: "GET", path: "/payment/coupon", auth: "user", summary: "Whether a coupon code is valid for a plan, and the plan's price with it (rate-limited)", query: CouponQuery, response: CouponCheck }),
+  "subscription.get": route({ method: "GET", path: "/user/payment/subscription", auth: "user", summary: "The user's plan, subscription, renewal and latest payment", response: SubscriptionInfo }),
+  "subscription.update": route({
+    method: "PUT",
+    path: "/user/payment/subscription",
+    auth: "user",
+    summary: "Choose a plan: a 14-day trial or an upgrade now (prorated), a downgrade at the period end; the free plan cancels renewal",
+    body: SubscriptionUpdateBody,
+    response: SubscriptionUpdate,
+  }),
+  "paymentMethods.list": route({ method: "GET", path: "/user/payment/methods", auth: "user", summary: "The user's saved cards (brand, last four digits, expiry)", response: PaymentMethodList }),
+  "paymentMethods.add": route({ method: "POST", path: "/user/payment/methods", auth: "user", summary: "Save a card the gateway confirmed through a setup intent (payment_method id)", body: PaymentMethodBody, response: PaymentMethod, status: 201 }),
+  "paymentMethods.remove": route({ method: "DELETE", path: "/user/payment/methods/:id", auth: "user", summary: "Remove a saved card", params: PaymentMethodId, response: PaymentMethodList }),
+  "payment.setupIntent": route({ method: "GET", path: "/user/payment/setupintent", auth: "user", summary: "A setup intent's client_secret for the card form, and whether payments are in test mode", response: SetupIntent, mutation: true }),
 } as const;
 
 export type Routes = typeof routes;

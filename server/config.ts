@@ -95,6 +95,12 @@ const EnvSchema = z.object({
   MUSIC_DIR: z.string().optional(),
   /** How often both are looked at again for added, changed or removed files. */
   MUSIC_SYNC_MINUTES: z.coerce.number().min(0.05).max(24 * 60).default(5),
+  /** Issue 16: the operator's plans and coupons (JSON like server/payments/plans.json); replaces the shipped catalogue. */
+  PLANS_FILE: z.string().optional(),
+  /** Coupon checks per minute per user (no guessing codes). */
+  RATE_LIMIT_COUPON: z.coerce.number().int().min(1).default(10),
+  /** How often the local gateway looks for trials ending and periods to renew. */
+  PAYMENTS_TICK_SECONDS: z.coerce.number().min(1).default(60),
   VAPID_SUBJECT: z
     .string()
     .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, "must be a mailto: address or an https: URL")
@@ -173,7 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       recaptchaSiteKey: e.RECAPTCHA_SITE_KEY ?? null,
       recaptchaSecret: e.RECAPTCHA_SECRET ?? null,
     },
-    rateLimits: { login: e.RATE_LIMIT_LOGIN, loginPerIp: e.RATE_LIMIT_LOGIN_IP ?? 5 * e.RATE_LIMIT_LOGIN, register: e.RATE_LIMIT_REGISTER, resend: e.RATE_LIMIT_RESEND, uploads: e.RATE_LIMIT_UPLOADS },
+    rateLimits: { login: e.RATE_LIMIT_LOGIN, loginPerIp: e.RATE_LIMIT_LOGIN_IP ?? 5 * e.RATE_LIMIT_LOGIN, register: e.RATE_LIMIT_REGISTER, resend: e.RATE_LIMIT_RESEND, uploads: e.RATE_LIMIT_UPLOADS, coupon: e.RATE_LIMIT_COUPON },
     uploadExpiryMs: e.UPLOAD_EXPIRY_HOURS * 3600_000,
     links: {
       newAiApp: e.NEW_AI_URL,
@@ -204,6 +210,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       catalogueDir: path.resolve(e.MUSIC_CATALOGUE_DIR ?? path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "music")),
       musicDir: e.MUSIC_DIR ? path.resolve(e.MUSIC_DIR) : null,
       syncEveryMs: Math.round(e.MUSIC_SYNC_MINUTES * 60_000),
+    },
+    // Issue 16: the local gateway (Stripe's test-card semantics, no real money) until the Stripe adapter lands.
+    payments: {
+      gateway: "local" as const,
+      plansFile: e.PLANS_FILE ? path.resolve(e.PLANS_FILE) : null,
+      tickMs: Math.round(e.PAYMENTS_TICK_SECONDS * 1000),
     },
     push: {
       mode: e.PUSH,

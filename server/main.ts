@@ -36,6 +36,11 @@ import { youtubeSealer } from "./services/youtube/cipher";
 import { localFileStore } from "./storage/local";
 import { createMusicCatalogue, type MusicCatalogue } from "./music/catalogue";
 import { createMusic } from "./services/music";
+import { createPayments, type Payments } from "./services/payments";
+import { createLocalGateway, type LocalGateway } from "./payments/local-gateway";
+import { loadCatalogue } from "./payments/catalogue";
+import { systemClock, type Clock } from "./payments/gateway";
+import { createHmac } from "node:crypto";
 
 export interface Server {
   app: FastifyInstance;
@@ -46,6 +51,9 @@ export interface Server {
   uploads: Uploads;
   /** Background music: the songs table's sync with the catalogue and MUSIC_DIR (issue 15). */
   musicCatalogue: MusicCatalogue;
+  /** Plans and payments (issue 16); the local gateway when no Stripe keys are set (its `tick` runs renewals). */
+  payments: Payments;
+  localGateway: LocalGateway | null;
   /** Starts the job runner (done at creation unless `startRunner: false`). */
   startRunner(): Promise<void>;
   close(): Promise<void>;
@@ -58,14 +66,18 @@ export interface Overrides {
   startRunner?: boolean;
   /** The HTTPS agent for Web Push requests (tests trust their local receiver's certificate with it). */
   pushAgent?: Agent;
+  /** The clock payments run on: tests move it to end trials and renew periods. */
+  paymentsClock?: Clock;
 }
 
 /** Composition root: config → db (migrate) → services → http. */
 export async function createServer(config: Config = loadConfig(), overrides: Overrides = {}): Promise<Server> {
   const db = openSqlite(config.databaseFile);
   await migrate(db);
-  await seedPlans(db);
+  // Issue 16: the operator's PLANS_FILE (plans and coupons) or the shipped catalogue; a broken file stops the start.
+  await seedPlans(db, loadCatalogue(config.payments.plansFile));
   const secret = config.appSecret ?? (await getOrCreateSetting(db, "app_secret", randomSecret));
+  const paymentsClock = overrides.paymentsClock ?? systemClock;
 
   const captcha =
     overrides.captcha ??
@@ -79,7 +91,25 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   let mailer: Mailer | undefined = overrides.mailer;
   const lateMailer: Mailer = { send: (mail) => mailer!.send(mail) };
   const i18n = loadServerI18n();
-  const accounts = createAccounts({ db, mailer: lateMailer, captcha, secret, publicUrl: config.publicUrl, i18n, tokenLifetime: config.tokenLifetime });
+  // Payments (issue 16): the local gateway, with Stripe's test-card semantics, until Stripe keys are supported.
+  const localGateway = createLocalGateway({
+    db,
+    clock: paymentsClock,
+    webhookSecret: createHmac("sha256", secret).update("local-gateway-webhooks").digest("hex"),
+    cardEndpoint: `${config.publicUrl}/local-gateway/v1`,
+  });
+  const payments = createPayments({ db, gateway: localGateway, clock: paymentsClock });
+  localGateway.setWebhookSink(async (raw, signature) => void (await payments.handleWebhook(raw, signature)));
+  const accounts = createAccounts({
+    db,
+    mailer: lateMailer,
+    captcha,
+    secret,
+    publicUrl: config.publicUrl,
+    i18n,
+    tokenLifetime: config.tokenLifetime,
+    billing: { anchor: (userId) => payments.billingAnchor(userId), now: () => paymentsClock.now() },
+  });
   const store = localFileStore(config.storeDir);
   const links = fileLinks(secret);
   const queue = new LocalQueue(db);
@@ -128,7 +158,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   // Background music (issue 15): the songs table follows the shipped catalogue and MUSIC_DIR (at start, on a timer, and before a listing when either changed).
   const musicCatalogue = createMusicCatalogue({ db, dirs: config.music, syncEveryMs: config.music.syncEveryMs, log: pushLog });
   const music = createMusic({ db, catalogue: musicCatalogue, dirs: config.music, projects, secret });
-  const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, edits, uploads, links, store, push, sharing, youtube, subtitleSets, music, i18n, vapidPublicKey: vapid?.publicKey ?? null });
+  const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, edits, uploads, links, store, push, sharing, youtube, subtitleSets, music, i18n, vapidPublicKey: vapid?.publicKey ?? null, payments, localGateway });
   // Not awaited: a large MUSIC_DIR is probed in the background; a listing meanwhile waits for the pass.
   void musicCatalogue.start();
   mailer ??= config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(config.outboxDir, config.mailFrom, app.log);
@@ -173,6 +203,10 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     });
   };
   if (overrides.startRunner !== false) await startRunner();
+  // Trials ending and periods renewing (the local gateway's clock; Stripe runs its own).
+  const paymentsTimer = setInterval(() => {
+    localGateway.tick().catch((error) => app.log.warn({ error: String(error) }, "payments tick failed"));
+  }, config.payments.tickMs).unref();
 
   return {
     app,
@@ -181,9 +215,12 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     queue,
     uploads,
     musicCatalogue,
+    payments,
+    localGateway,
     startRunner,
     async close() {
       clearTimeout(recoveryTimer);
+      clearInterval(paymentsTimer);
       await musicCatalogue.stop();
       instance.release();
       await app.close();

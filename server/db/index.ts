@@ -20,6 +20,7 @@ import * as m0018 from "./migrations/0018_subtitles";
 import * as m0022 from "./migrations/0022_subtitles_pending";
 import * as m0019 from "./migrations/0019_subtitle_sets";
 import * as m0023 from "./migrations/0023_songs";
+import * as m0024 from "./migrations/0024_payments";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   "0022_subtitles_pending": m0022,
   "0019_subtitle_sets": m0019,
   "0023_songs": m0023,
+  "0024_payments": m0024,
 };
 
 export type Db = Kysely<Database>;

@@ -36,9 +36,10 @@ export async function listMedia(db: Db, userId: number, page: number, perPage: n
 }
 
 /** Storage in use and minutes processed since the start of this calendar month (UTC). */
-export async function usageOf(db: Db, userId: number): Promise<{ storageBytes: number; minutesThisMonth: number }> {
+export async function usageOf(db: Db, userId: number, periodStart?: number): Promise<{ storageBytes: number; minutesThisMonth: number }> {
   const now = new Date();
-  const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
+  // The billing period's month when the user has a subscription (issue 16), else the calendar month.
+  const monthStart = new Date(periodStart ?? Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
   const storage = await db
     .selectFrom("media_files")
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("size_bytes"), sql<number>`0`).as("bytes"))

@@ -80,6 +80,95 @@ export interface Database {
   youtube_auth_requests: YoutubeAuthRequestsTable;
   subtitle_sets: SubtitleSetsTable;
   songs: SongsTable;
+  subscriptions: SubscriptionsTable;
+  payment_methods: PaymentMethodsTable;
+  coupons: CouponsTable;
+  webhook_events: WebhookEventsTable;
+  payments: PaymentsTable;
+  local_gateway_objects: LocalGatewayObjectsTable;
+}
+
+/** Issue 16 (migration 0024): our mirror of the gateway's subscription, one row per user. */
+export interface SubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  plan_id: string;
+  pending_plan_id: string | null;
+  status: "trialing" | "active" | "past_due" | "incomplete" | "canceled";
+  trial_ends_at: string | null;
+  current_period_start: string;
+  current_period_end: string;
+  cancel_at: string | null;
+  coupon_code: string | null;
+  coupon_percent_off: number | null;
+  gateway: string;
+  gateway_subscription_id: string | null;
+  trial_used: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+export type SubscriptionRow = Selectable<SubscriptionsTable>;
+
+export interface PaymentMethodsTable {
+  id: Generated<number>;
+  user_id: number;
+  gateway_id: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  name: string | null;
+  created_at: string;
+}
+export type PaymentMethodRow = Selectable<PaymentMethodsTable>;
+
+export interface CouponsTable {
+  id: Generated<number>;
+  code: string;
+  percent_off: number;
+  valid: number;
+  duration: Generated<string>;
+  plans: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type CouponRow = Selectable<CouponsTable>;
+
+export interface WebhookEventsTable {
+  id: string;
+  type: string;
+  gateway: string;
+  received_at: string;
+  processed_at: string | null;
+}
+
+export interface PaymentsTable {
+  id: Generated<number>;
+  user_id: number;
+  plan_id: string;
+  gateway_invoice_id: string;
+  gateway_intent_id: string | null;
+  amount: number;
+  currency: Generated<string>;
+  percent_off: number | null;
+  coupon_code: string | null;
+  reason: "subscription_create" | "subscription_update" | "subscription_cycle";
+  status: "processing" | "succeeded" | "failed" | "requires_action" | "pending";
+  failure_code: string | null;
+  failure_message: string | null;
+  client_secret: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type PaymentRow = Selectable<PaymentsTable>;
+
+export interface LocalGatewayObjectsTable {
+  id: string;
+  kind: string;
+  customer: string | null;
+  data: string;
+  created_at: string;
+  updated_at: string;
 }
 
 /** Background music (migration 0023): the shipped catalogue and the operator's MUSIC_DIR; tag lists are JSON string arrays. */

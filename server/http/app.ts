@@ -44,6 +44,9 @@ import type { Sharing } from "../services/sharing";
 import { maskShareTokens, shareRoutes, watchPageHeaders } from "./resources/share";
 import { musicRoutes } from "./resources/music";
 import type { Music } from "../services/music";
+import type { Payments } from "../services/payments";
+import type { LocalGateway } from "../payments/local-gateway";
+import { localGatewayRoutes, paymentRoutes } from "./resources/payments";
 
 export interface AppDeps {
   config: Config;
@@ -68,6 +71,9 @@ export interface AppDeps {
   music: Music;
   /** Served in GET /config; null when PUSH=off. */
   vapidPublicKey: string | null;
+  /** Plans, subscriptions and cards (issue 16), and the local gateway when it is the one in use. */
+  payments: Payments;
+  localGateway: LocalGateway | null;
 }
 
 const REDACT = ["req.headers.authorization", "req.headers.cookie", "req.body.password", "req.body.password_confirmation"];
@@ -162,6 +168,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           "user.register": perMinute(config.rateLimits.register, (ip) => `register:${ip}`),
           "user.resendEmail": perMinute(config.rateLimits.resend, (ip, _b, token) => `resend:${token ?? ip}`),
           "handoff.exchange": perMinute(config.rateLimits.login, (ip) => `handoff:${ip}`),
+          // No guessing coupon codes (issue 16): per user, whatever the client.
+          "payment.coupon": perMinute(config.rateLimits.coupon, (ip, _b, token) => `coupon:${token ?? ip}`),
         },
       };
       // Before the routes: it hooks into each one as it is registered.
@@ -180,6 +188,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       youtubeRoutes(api, hooks, deps.youtube, deps.i18n);
       fileRoutes(api, deps);
       shareRoutes(api, hooks, deps);
+      paymentRoutes(api, hooks, deps.payments);
     },
     { prefix: API_BASE },
   );
@@ -190,6 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (request.method === "POST") await deps.accounts.mustBeVerified(request.userId!);
   });
 
+  if (deps.localGateway) localGatewayRoutes(app, deps.localGateway, 30);
   watchPageHeaders(app, deps.sharing);
   const appShell = await registerStaticApp(app, config.staticDir);
   app.setNotFoundHandler((request, reply) => {

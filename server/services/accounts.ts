@@ -12,6 +12,7 @@ import { findUserByEmail, findUserById, insertUser, normaliseEmail, updateUser }
 import { DEFAULT_TOKEN_LIFETIME, issueToken, revokeToken, sha256, type TokenLifetime } from "../db/tokens";
 import { FREE_PLAN_ID } from "../domain/plans";
 import { BYTES_PER_GB, remainingQuotas } from "../domain/quotas";
+import { usageWindowStart } from "../domain/billing";
 import type { Mailer } from "../notify/mail";
 import { verificationMail } from "../notify/templates";
 import type { CaptchaProvider } from "./captcha";
@@ -31,6 +32,11 @@ export interface AccountsDeps {
   i18n: (locale: string) => I18n;
   /** How long api tokens live (TOKEN_IDLE_DAYS, TOKEN_MAX_DAYS). */
   tokenLifetime?: TokenLifetime;
+  /**
+   * Issue 16: where the user's billing period started (null: no subscription), and the clock payments run
+   * on, so processing minutes reset each billing period.
+   */
+  billing?: { anchor: (userId: number) => Promise<number | null>; now: () => number };
 }
 
 type RegisterInput = z.output<typeof import("../../api/user").RegisterBody>;
@@ -184,7 +190,7 @@ export function createAccounts(deps: AccountsDeps) {
     async quotas(userId: number): Promise<Quotas> {
       const row = await mustFind(userId);
       const meta = planMeta(await planOf(row));
-      const usage = await usageOf(db, userId);
+      const usage = await usageOf(db, userId, deps.billing ? usageWindowStart(deps.billing.now(), await deps.billing.anchor(userId)) : undefined);
       return remainingQuotas(meta, { usedStorageBytes: usage.storageBytes, usedMinutesThisPeriod: usage.minutesThisMonth });
     },
 

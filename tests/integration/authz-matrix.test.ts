@@ -42,6 +42,8 @@ interface Party {
   /** The project's original subtitle set and the key of its line (issue 14). */
   subtitleSet: number;
   subtitleKey: string;
+  /** A saved card (issue 16), by its gateway id. */
+  paymentMethod: string;
 }
 
 /** What a call needs: path parameters, query, body. */
@@ -169,6 +171,10 @@ const FIXTURES: Partial<Record<RouteName, Fixture>> = {
     // Forgetting an endpoint that is not yours forgets nothing ({ removed: 0 }).
     filters: true,
   },
+  // Cards and subscriptions (issue 16): another user's card neither pays, nor is saved, nor removed.
+  "paymentMethods.remove": { own: (p) => ({ params: { id: p.paymentMethod } }) },
+  "paymentMethods.add": { own: (p) => ({ body: { payment_method: p.paymentMethod } }), bodyIds: (_a, v) => [{ body: { payment_method: v.paymentMethod } }] },
+  "subscription.update": { own: (p) => ({ body: { plan: "starter_month", payment: p.paymentMethod } }), bodyIds: (_a, v) => [{ body: { plan: "starter_month", payment: v.paymentMethod } }] },
 };
 
 /** zod object keys, through defaults, optionals and pipes. */
@@ -240,7 +246,11 @@ async function makeParty(label: string): Promise<Party> {
   expect(subscribed.status).toBe(201);
   const fileLink = (await api("GET", `/library/${media.id}`)).body.preview_url as string;
   expect(fileLink).toContain("/files/");
-  return { token, email, userId, project, scene: scenes[1]?.id ?? scenes[0]!.id, media: media.id, libraryProject, libraryScene, mediaName, projectName, upload, endpoint, fileLink, subtitleSet: original.id, subtitleKey: original.lines[0]!.key };
+  // A card saved through the local gateway, as the card form does (issue 16).
+  const intent = (await api("GET", "/user/payment/setupintent")).body.client_secret as string;
+  const confirmed = await server.app.inject({ method: "POST", url: "/local-gateway/v1/setup_intents/confirm", payload: { client_secret: intent, card: { number: "4242424242424242", exp_month: 12, exp_year: new Date().getUTCFullYear() + 2, cvc: "123" } } });
+  const paymentMethod = (await api("POST", "/user/payment/methods", { payment_method: confirmed.json().payment_method })).body.id as string;
+  return { token, email, userId, project, scene: scenes[1]?.id ?? scenes[0]!.id, media: media.id, libraryProject, libraryScene, mediaName, projectName, upload, endpoint, fileLink, subtitleSet: original.id, subtitleKey: original.lines[0]!.key, paymentMethod };
 }
 
 /** Every row, upload and stored file of a user, to compare before and after the other user's calls. */
@@ -273,12 +283,14 @@ async function snapshotOf(party: Party) {
     push: await db.selectFrom("push_subscriptions").selectAll().where("user_id", "=", party.userId).execute(),
     subtitleSets: await db.selectFrom("subtitle_sets").selectAll().where("project_id", "in", projectIds.length ? projectIds : none).orderBy("id").execute(),
     handoff: await db.selectFrom("handoff_codes").selectAll().where("user_id", "=", party.userId).execute(),
+    paymentMethods: await db.selectFrom("payment_methods").selectAll().where("user_id", "=", party.userId).execute(),
+    subscriptions: await db.selectFrom("subscriptions").selectAll().where("user_id", "=", party.userId).execute(),
     files,
   };
 }
 
 /** Strings of the victim's that must never appear in the attacker's answers. */
-const secretsOf = (p: Party) => [p.email, p.token, p.projectName, p.mediaName, p.upload, p.endpoint, `media/${p.userId}/`, p.fileLink.split("?")[1]!];
+const secretsOf = (p: Party) => [p.email, p.token, p.projectName, p.mediaName, p.upload, p.endpoint, `media/${p.userId}/`, p.fileLink.split("?")[1]!, p.paymentMethod];
 
 function inspect(label: string, status: number, body: string, victimParty: Party, filtered: boolean) {
   figures.calls += 1;
@@ -439,7 +451,7 @@ describe("authorisation matrix", () => {
   it("lets the owner make the same calls (so the 404s above are about ownership), then reports", async () => {
     // Scene calls before the project calls that rebuild the scenes; destructive calls last.
     const order = (name: string) =>
-      name === "projects.delete" ? 4 : name === "projects.recreateStoryboard" ? 3 : name === "push.unsubscribe" ? 2 : name.startsWith("scenes.") || name === "storyboard.get" ? 0 : 1;
+      name === "projects.delete" || name === "paymentMethods.remove" ? 4 : name === "projects.recreateStoryboard" ? 3 : name === "push.unsubscribe" ? 2 : name.startsWith("scenes.") || name === "storyboard.get" ? 0 : 1;
     const head = await server.app.inject({ method: "HEAD", url: `${API_BASE}/uploads/${victim.upload}`, headers: { ...bearer(victim.token), "tus-resumable": "1.0.0" } });
     expect(head.statusCode).toBe(200);
     const sorted = table.filter(([name]) => FIXTURES[name]).sort(([a], [b]) => order(a) - order(b));

@@ -1,27 +1,13 @@
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../../config";
 import type { Db } from "../../db";
-import { findPlan, listPlans } from "../../db/plans";
-import type { PlanRow } from "../../db/schema";
+import { findPlan, listPlans, toApiPlan } from "../../db/plans";
 import { FREE_PLAN_ID } from "../../domain/plans";
 import type { CaptchaProvider } from "../../services/captcha";
 import { notFound } from "../../services/errors";
 import { registerRoutes, type RouteHooks } from "../register";
 
-const toPlan = (row: PlanRow) => {
-  const metadata = JSON.parse(row.metadata);
-  return {
-    id: row.id,
-    nickname: row.nickname,
-    amount: row.amount,
-    amount_decimal: String(row.amount),
-    original_amount: row.original_amount,
-    interval: row.interval as "month" | "year" | null,
-    active: row.active === 1,
-    coupon: row.coupon,
-    metadata: { ...metadata, original_amount: row.original_amount },
-  };
-};
+const toPlan = toApiPlan;
 
 /** What anyone may read: the server's public set-up, the captcha challenge, plans. */
 export function publicRoutes(app: FastifyInstance, hooks: RouteHooks, deps: { config: Config; db: Db; captcha: CaptchaProvider; vapidPublicKey: string | null }) {

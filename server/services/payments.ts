@@ -1,0 +1,376 @@
+import type { z } from "zod";
+import type { CouponCheck, PaymentAttempt, PaymentMode, SubscriptionInfo, SubscriptionUpdate, SubscriptionUpdateBody } from "../../api/payments";
+import type { Db } from "../db";
+import { findPlan, toApiPlan } from "../db/plans";
+import type { PaymentMethodRow, PaymentRow, PlanRow, SubscriptionRow, UserRow } from "../db/schema";
+import { findUserById, updateUser } from "../db/users";
+import { TRIAL_DAYS, discounted } from "../domain/billing";
+import { FREE_PLAN_ID } from "../domain/plans";
+import { CardError, type Clock, type GatewayInvoice, type GatewaySubscription, type PaymentGateway } from "../payments/gateway";
+import { DomainError, notFound } from "./errors";
+
+/**
+ * Plans, subscriptions, cards and coupons (issue 16). Every call is the signed-in user's own: another
+ * user's card or subscription is a 404. Prices come from our plans table; the gateway runs the
+ * subscription and its webhook events (local or Stripe, the same handler) keep our mirror in step.
+ */
+export interface PaymentsDeps {
+  db: Db;
+  gateway: PaymentGateway;
+  clock: Clock;
+  log?: { warn(fields: object, message: string): void };
+}
+
+/** A subscription that still gives its plan (a cancelled or never-paid one does not). */
+const LIVE = new Set(["trialing", "active", "past_due"]);
+
+const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+export function createPayments(deps: PaymentsDeps) {
+  const { db, gateway, clock } = deps;
+
+  const paymentMode = (): z.infer<typeof PaymentMode> => ({
+    gateway: gateway.name,
+    mode: gateway.mode,
+    publishable_key: gateway.publishableKey,
+    local_gateway_url: gateway.cardEndpoint,
+  });
+
+  async function mustUser(userId: number): Promise<UserRow> {
+    const user = await findUserById(db, userId);
+    if (!user) throw new DomainError("unauthenticated", "Please authenticate");
+    return user;
+  }
+
+  async function customerOf(user: UserRow): Promise<string> {
+    if (user.stripe_id) return user.stripe_id;
+    const customer = await gateway.createCustomer({ email: user.email, name: `${user.first_name} ${user.last_name}`.trim(), userId: user.id });
+    // Two first calls at once: the first customer stored wins, the other is simply unused.
+    await db.updateTable("users").set({ stripe_id: customer.id }).where("id", "=", user.id).where("stripe_id", "is", null).execute();
+    return (await mustUser(user.id)).stripe_id!;
+  }
+
+  const subscriptionRow = (userId: number) => db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).executeTakeFirst();
+  const latestPayment = (userId: number) => db.selectFrom("payments").selectAll().where("user_id", "=", userId).orderBy("id", "desc").executeTakeFirst();
+
+  function toAttempt(row: PaymentRow): PaymentAttempt {
+    return {
+      id: row.id,
+      status: row.status,
+      amount: row.amount,
+      percent_off: row.percent_off,
+      reason: row.reason,
+      failure_code: row.failure_code,
+      failure_message: row.failure_message,
+      client_secret: row.status === "requires_action" ? row.client_secret : null,
+      created_at: row.created_at,
+    };
+  }
+
+  const toMethod = (row: PaymentMethodRow) => ({ id: row.gateway_id, brand: row.brand, last_four: row.last4, exp_month: row.exp_month, exp_year: row.exp_year, name: row.name });
+
+  async function mustPlan(id: string): Promise<PlanRow> {
+    const plan = await findPlan(db, id);
+    if (!plan || plan.active !== 1 || plan.interval === null) throw notFound("No such plan");
+    return plan;
+  }
+
+  /** A valid coupon for a paid plan, or null (unknown, switched off, or not for this plan). */
+  async function findCoupon(code: string, plan: PlanRow) {
+    const row = await db.selectFrom("coupons").selectAll().where("code", "=", code.trim().toUpperCase()).where("valid", "=", 1).executeTakeFirst();
+    if (!row || plan.amount === 0) return null;
+    if (row.plans && !(JSON.parse(row.plans) as string[]).includes(plan.id)) return null;
+    return row;
+  }
+
+  // ---- The webhook side: what the gateway tells us, applied once per event. ----
+
+  async function userByCustomer(customer: string) {
+    return db.selectFrom("users").selectAll().where("stripe_id", "=", customer).executeTakeFirst();
+  }
+
+  /** Mirrors a gateway subscription and sets the user's plan (quotas, tier and features follow it). */
+  async function applySubscription(sub: GatewaySubscription): Promise<void> {
+    const user = await userByCustomer(sub.customer);
+    if (!user) return;
+    const row = await subscriptionRow(user.id);
+    // A late event about an earlier subscription must not touch the one that replaced it.
+    if (row && row.gateway_subscription_id !== sub.id && LIVE.has(row.status)) return;
+    const now = new Date(clock.now()).toISOString();
+    const values = {
+      plan_id: sub.price.id,
+      pending_plan_id: sub.pending_price?.id ?? null,
+      status: sub.status,
+      trial_ends_at: sub.trial_end ? iso(sub.trial_end) : null,
+      current_period_start: iso(sub.current_period_start),
+      current_period_end: iso(sub.current_period_end),
+      cancel_at: sub.cancel_at_period_end ? iso(sub.current_period_end) : null,
+      coupon_code: sub.discount?.coupon ?? null,
+      coupon_percent_off: sub.discount?.percent_off ?? null,
+      gateway: gateway.name,
+      gateway_subscription_id: sub.id,
+      trial_used: sub.trial_end || row?.trial_used ? 1 : 0,
+      updated_at: now,
+    };
+    await db
+      .insertInto("subscriptions")
+      .values({ ...values, user_id: user.id, created_at: now })
+      .onConflict((oc) => oc.column("user_id").doUpdateSet(values))
+      .execute();
+    if (LIVE.has(sub.status)) {
+      if (user.plan_id !== sub.price.id) await updateUser(db, user.id, { plan_id: sub.price.id });
+    } else if (sub.status === "canceled" && user.plan_id !== FREE_PLAN_ID) {
+      // SPEC §4: a cancelled subscription, or a renewal with no card to charge, ends on Free (files are kept).
+      await updateUser(db, user.id, { plan_id: FREE_PLAN_ID });
+    }
+  }
+
+  async function applyInvoice(invoice: GatewayInvoice): Promise<void> {
+    const user = await userByCustomer(invoice.customer);
+    if (!user) return;
+    const intent = invoice.payment_intent;
+    const status: PaymentRow["status"] =
+      invoice.status === "paid" ? "succeeded"
+      : intent?.status === "requires_action" ? "requires_action"
+      : intent?.status === "processing" ? "pending"
+      : "failed";
+    const now = new Date(clock.now()).toISOString();
+    const values = {
+      status,
+      gateway_intent_id: intent?.id ?? null,
+      failure_code: status === "succeeded" ? null : (intent?.last_payment_error?.code ?? null),
+      failure_message: status === "succeeded" ? null : (intent?.last_payment_error?.message ?? null),
+      client_secret: intent?.client_secret ?? null,
+      updated_at: now,
+    };
+    await db
+      .insertInto("payments")
+      .values({
+        ...values,
+        user_id: user.id,
+        plan_id: invoice.price,
+        gateway_invoice_id: invoice.id,
+        amount: invoice.amount_due,
+        percent_off: invoice.percent_off,
+        coupon_code: invoice.coupon,
+        reason: invoice.billing_reason,
+        created_at: now,
+      })
+      .onConflict((oc) => oc.column("gateway_invoice_id").doUpdateSet(values))
+      .execute();
+  }
+
+  /**
+   * The webhook handler (Stripe's and the local gateway's): forged signatures are refused; an event id
+   * seen before changes nothing (the insert of its id is the lock, in the same transaction as its effect).
+   */
+  async function handleWebhook(rawBody: string, signature: string | undefined): Promise<{ received: true; duplicate: boolean }> {
+    const event = gateway.verifyWebhook(rawBody, signature);
+    if (!event) throw new DomainError("forbidden", "Invalid webhook signature");
+    const now = new Date(clock.now()).toISOString();
+    const inserted = await db
+      .insertInto("webhook_events")
+      .values({ id: event.id, type: event.type, gateway: gateway.name, received_at: now, processed_at: null })
+      .onConflict((oc) => oc.column("id").doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return { received: true, duplicate: true };
+    if (event.type.startsWith("customer.subscription.")) await applySubscription(event.data.object as GatewaySubscription);
+    else await applyInvoice(event.data.object as GatewayInvoice);
+    await db.updateTable("webhook_events").set({ processed_at: now }).where("id", "=", event.id).execute();
+    return { received: true, duplicate: false };
+  }
+
+  async function info(userId: number): Promise<z.infer<typeof SubscriptionInfo>> {
+    const user = await mustUser(userId);
+    const plan = (await findPlan(db, user.plan_id)) ?? (await findPlan(db, FREE_PLAN_ID))!;
+    const row = await subscriptionRow(userId);
+    const live = row && LIVE.has(row.status) ? row : null;
+    const payment = await latestPayment(userId);
+    return {
+      stripe_plan: plan.id,
+      plan: toApiPlan(plan),
+      updated_at: row?.updated_at ?? null,
+      trial_ends_at: live?.status === "trialing" ? live.trial_ends_at : null,
+      stripe_subscription:
+        row && row.status !== "canceled"
+          ? {
+              status: row.status,
+              current_period_start: row.current_period_start,
+              current_period_end: row.current_period_end,
+              cancel_at: row.cancel_at,
+              plan: row.plan_id,
+              pending_plan: row.pending_plan_id,
+              coupon: row.coupon_code && row.coupon_percent_off ? { code: row.coupon_code, percent_off: row.coupon_percent_off } : null,
+            }
+          : null,
+      interval: live ? (((await findPlan(db, live.plan_id))?.interval ?? null) as "month" | "year" | null) : null,
+      renews_at: live && !live.cancel_at ? live.current_period_end : null,
+      trial_available: !row?.trial_used,
+      deprecated: plan.active !== 1,
+      latest_payment: payment ? toAttempt(payment) : null,
+      payment_mode: paymentMode(),
+    };
+  }
+
+  /** Whose card this is: only the signed-in user's saved cards can pay (another's id is a 404). */
+  async function methodOf(userId: number, id: string | null | undefined): Promise<PaymentMethodRow> {
+    if (id) {
+      const row = await db.selectFrom("payment_methods").selectAll().where("user_id", "=", userId).where("gateway_id", "=", id).executeTakeFirst();
+      if (!row) throw notFound("No such payment method");
+      return row;
+    }
+    const latest = await db.selectFrom("payment_methods").selectAll().where("user_id", "=", userId).orderBy("id", "desc").executeTakeFirst();
+    if (!latest) throw new DomainError("validation_failed", "Select a payment method", { payment: "required" });
+    return latest;
+  }
+
+  type Change = z.infer<typeof SubscriptionUpdate>["change"];
+
+  async function answer(userId: number, change: Change, invoiceBefore: string | null) {
+    const latest = await latestPayment(userId);
+    const payment = latest && latest.gateway_invoice_id !== invoiceBefore ? latest : null;
+    let outcome = change;
+    if (payment?.status === "requires_action") outcome = "requires_action";
+    else if (payment?.status === "failed") outcome = "payment_failed";
+    const ok = outcome !== "requires_action" && outcome !== "payment_failed";
+    return {
+      ...(ok ? { subscription_updated: true as const } : {}),
+      change: outcome,
+      payment: payment ? toAttempt(payment) : null,
+      subscription: await info(userId),
+    };
+  }
+
+  /** Gateway calls that refuse a card answer SPEC §8's payment failure, not a server error. */
+  async function viaGateway<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof CardError) {
+        if (error.code === "resource_missing") throw notFound("No such payment method");
+        throw new DomainError("validation_failed", error.message, { payment: "invalid" });
+      }
+      throw error;
+    }
+  }
+
+  return {
+    handleWebhook,
+    paymentMode,
+    info,
+
+    async setupIntent(userId: number) {
+      const customer = await customerOf(await mustUser(userId));
+      const intent = await gateway.createSetupIntent(customer);
+      return { client_secret: intent.client_secret, payment_mode: paymentMode() };
+    },
+
+    async listMethods(userId: number) {
+      const rows = await db.selectFrom("payment_methods").selectAll().where("user_id", "=", userId).orderBy("id").execute();
+      return { data: rows.map(toMethod) };
+    },
+
+    async addMethod(userId: number, paymentMethod: string) {
+      const customer = await customerOf(await mustUser(userId));
+      const card = await gateway.attachPaymentMethod(customer, paymentMethod);
+      // A card confirmed for someone else (or never confirmed) is not this user's to save.
+      if (!card) throw notFound("No such payment method");
+      const existing = await db.selectFrom("payment_methods").selectAll().where("gateway_id", "=", card.id).executeTakeFirst();
+      if (existing) return toMethod(existing);
+      const row = await db
+        .insertInto("payment_methods")
+        .values({ user_id: userId, gateway_id: card.id, brand: card.brand, last4: card.last4, exp_month: card.exp_month, exp_year: card.exp_year, name: card.name, created_at: new Date(clock.now()).toISOString() })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toMethod(row);
+    },
+
+    async removeMethod(userId: number, id: string) {
+      const row = await db.selectFrom("payment_methods").selectAll().where("user_id", "=", userId).where("gateway_id", "=", id).executeTakeFirst();
+      if (!row) throw notFound("No such payment method");
+      const user = await mustUser(userId);
+      if (user.stripe_id) await gateway.detachPaymentMethod(user.stripe_id, row.gateway_id);
+      await db.deleteFrom("payment_methods").where("id", "=", row.id).where("user_id", "=", userId).execute();
+      const rows = await db.selectFrom("payment_methods").selectAll().where("user_id", "=", userId).orderBy("id").execute();
+      return { data: rows.map(toMethod) };
+    },
+
+    async checkCoupon(code: string, planId: string): Promise<z.infer<typeof CouponCheck>> {
+      const plan = await mustPlan(planId);
+      const coupon = code.trim() ? await findCoupon(code, plan) : null;
+      return {
+        coupon: { isValid: !!coupon, percent_off: coupon?.percent_off ?? null, code: code.trim() },
+        plan: { id: plan.id, amount: plan.amount, discounted_amount: discounted(plan.amount, coupon?.percent_off) },
+      };
+    },
+
+    /**
+     * SPEC §2 Plan selection, on the server: the current plan changes nothing; the free plan cancels
+     * renewal (Free at the period end); a dearer plan upgrades now (prorated; a first subscription starts
+     * with the 14-day trial); a plan at or below the current amount takes effect at the period end.
+     */
+    async updateSubscription(userId: number, body: z.infer<typeof SubscriptionUpdateBody>) {
+      const user = await mustUser(userId);
+      const plan = await mustPlan(body.plan);
+      const row = await subscriptionRow(userId);
+      const live = row && LIVE.has(row.status) && row.gateway_subscription_id ? row : null;
+      const invoiceBefore = (await latestPayment(userId))?.gateway_invoice_id ?? null;
+
+      if (plan.amount === 0) {
+        // Only Free is chosen this way; an operator's other free plans (Basic) are given, not picked.
+        if (plan.id !== FREE_PLAN_ID) throw new DomainError("validation_failed", "This plan cannot be chosen", { plan: "invalid" });
+        if (!live || live.cancel_at) return answer(userId, "unchanged", invoiceBefore);
+        await gateway.setCancelAtPeriodEnd(live.gateway_subscription_id!, true);
+        return answer(userId, "cancel_scheduled", invoiceBefore);
+      }
+
+      const code = body.coupon?.trim() ?? "";
+      const coupon = code ? await findCoupon(code, plan) : null;
+      if (code && !coupon) throw new DomainError("validation_failed", "This coupon is not valid", { coupon: "invalid" });
+      const couponTerms = coupon ? { code: coupon.code, percent_off: coupon.percent_off } : null;
+
+      if (live && live.plan_id === plan.id) {
+        if (live.status === "past_due" && body.payment) {
+          const method = await methodOf(userId, body.payment);
+          await viaGateway(() => gateway.payOpenInvoice(live.gateway_subscription_id!, method.gateway_id));
+          // The same invoice, charged again: its attempt is this call's.
+          return answer(userId, "subscribed", null);
+        }
+        if (live.cancel_at) {
+          await gateway.setCancelAtPeriodEnd(live.gateway_subscription_id!, false);
+          return answer(userId, "resumed", invoiceBefore);
+        }
+        return answer(userId, "unchanged", invoiceBefore);
+      }
+
+      const method = await methodOf(userId, body.payment);
+      const customer = await customerOf(user);
+      if (!live) {
+        const trialDays = row?.trial_used ? 0 : TRIAL_DAYS;
+        await viaGateway(() => gateway.createSubscription({ customer, price: { id: plan.id, amount: plan.amount, interval: plan.interval as "month" | "year" }, paymentMethod: method.gateway_id, trialDays, coupon: couponTerms }));
+        return answer(userId, trialDays ? "trial_started" : "subscribed", invoiceBefore);
+      }
+      const current = (await findPlan(db, live.plan_id))!;
+      const upgrade = plan.amount > current.amount;
+      await viaGateway(() =>
+        gateway.changePrice({
+          subscription: live.gateway_subscription_id!,
+          price: { id: plan.id, amount: plan.amount, interval: plan.interval as "month" | "year" },
+          when: upgrade ? "now" : "period_end",
+          paymentMethod: method.gateway_id,
+          coupon: couponTerms,
+        }),
+      );
+      return answer(userId, upgrade ? "upgraded" : "downgrade_scheduled", invoiceBefore);
+    },
+
+    /** Where this month's processing minutes start for the user (their billing anchor, else the calendar month). */
+    async billingAnchor(userId: number): Promise<number | null> {
+      const row = await subscriptionRow(userId);
+      return row && LIVE.has(row.status) ? Date.parse(row.current_period_start) : null;
+    },
+  };
+}
+
+export type Payments = ReturnType<typeof createPayments>;
+export type { SubscriptionRow };
