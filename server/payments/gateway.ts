@@ -111,6 +111,8 @@ export interface PaymentGateway {
   }): Promise<GatewaySubscription>;
   /** Stops renewal at the period end (true), or takes that back (false). */
   setCancelAtPeriodEnd(subscription: string, cancel: boolean): Promise<GatewaySubscription>;
+  /** The card a subscription's renewals charge (`onlyIfNone`: only when it has none). */
+  setDefaultPaymentMethod(subscription: string, paymentMethod: string, options?: { onlyIfNone?: boolean }): Promise<GatewaySubscription>;
   /** Pays the open invoice again with this card (after a failure). */
   payOpenInvoice(subscription: string, paymentMethod: string): Promise<GatewaySubscription>;
   retrieveSubscription(subscription: string): Promise<GatewaySubscription | null>;

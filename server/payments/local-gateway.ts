@@ -373,6 +373,8 @@ export function createLocalGateway(deps: LocalGatewayDeps) {
       if (!intent || intent.status !== "requires_action") throw new CardError("resource_missing", "Nothing to authenticate");
       const invoice = (await load<InvoiceObject>(intent.invoice, "invoice"))!;
       const sub = (await load<SubscriptionObject>(invoice.subscription, "subscription"))!;
+      // An expired or cancelled subscription's payment can no longer be confirmed (Stripe cancels its intent).
+      if (invoice.status !== "open" || sub.status === "canceled") throw new CardError("resource_missing", "This payment can no longer be confirmed");
       if (outcome === "complete") {
         intent.status = "succeeded";
         intent.last_payment_error = null;
@@ -517,6 +519,17 @@ export function createLocalGateway(deps: LocalGatewayDeps) {
       const sub = await mustSubscription(subscription);
       sub.cancel_at_period_end = cancel;
       if (cancel) sub.pending_price = null;
+      await save("subscription", sub);
+      await emitSubscription(sub);
+      return expand(sub);
+    },
+
+    async setDefaultPaymentMethod(subscription, paymentMethod, options = {}) {
+      const sub = await mustSubscription(subscription);
+      const card = await usableCard(sub.customer, paymentMethod);
+      if (!card) throw new CardError("resource_missing", "No such payment method");
+      if (options.onlyIfNone && sub.default_payment_method) return expand(sub);
+      sub.default_payment_method = card.id;
       await save("subscription", sub);
       await emitSubscription(sub);
       return expand(sub);

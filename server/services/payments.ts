@@ -24,6 +24,9 @@ export interface PaymentsDeps {
 /** A subscription that still gives its plan (a cancelled or never-paid one does not). */
 const LIVE = new Set(["trialing", "active", "past_due"]);
 
+/** An event received this long ago and never marked processed was cut short by a crash: it runs again. */
+const WEBHOOK_STALE_MS = 5 * 60_000;
+
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
 export function createPayments(deps: PaymentsDeps) {
@@ -162,7 +165,7 @@ export function createPayments(deps: PaymentsDeps) {
 
   /**
    * The webhook handler (Stripe's and the local gateway's): forged signatures are refused; an event id
-   * seen before changes nothing (the insert of its id is the lock, in the same transaction as its effect).
+   * seen before changes nothing (inserting its id first is the lock against two deliveries at once).
    */
   async function handleWebhook(rawBody: string, signature: string | undefined): Promise<{ received: true; duplicate: boolean }> {
     const event = gateway.verifyWebhook(rawBody, signature);
@@ -173,9 +176,20 @@ export function createPayments(deps: PaymentsDeps) {
       .values({ id: event.id, type: event.type, gateway: gateway.name, received_at: now, processed_at: null })
       .onConflict((oc) => oc.column("id").doNothing())
       .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return { received: true, duplicate: true };
-    if (event.type.startsWith("customer.subscription.")) await applySubscription(event.data.object as GatewaySubscription);
-    else await applyInvoice(event.data.object as GatewayInvoice);
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
+      // Seen before: nothing to do, unless a crash stopped its processing long ago (then it runs again;
+      // applying a snapshot twice is harmless, what must not happen is losing it).
+      const seen = await db.selectFrom("webhook_events").select(["processed_at", "received_at"]).where("id", "=", event.id).executeTakeFirst();
+      if (!seen || seen.processed_at || clock.now() - Date.parse(seen.received_at) < WEBHOOK_STALE_MS) return { received: true, duplicate: true };
+    }
+    try {
+      if (event.type.startsWith("customer.subscription.")) await applySubscription(event.data.object as GatewaySubscription);
+      else await applyInvoice(event.data.object as GatewayInvoice);
+    } catch (error) {
+      // Not processed: forgotten, so the gateway's retry of this event is applied rather than skipped.
+      await db.deleteFrom("webhook_events").where("id", "=", event.id).where("processed_at", "is", null).execute();
+      throw error;
+    }
     await db.updateTable("webhook_events").set({ processed_at: now }).where("id", "=", event.id).execute();
     return { received: true, duplicate: false };
   }
@@ -292,6 +306,10 @@ export function createPayments(deps: PaymentsDeps) {
       if (user.stripe_id) await gateway.detachPaymentMethod(user.stripe_id, row.gateway_id);
       await db.deleteFrom("payment_methods").where("id", "=", row.id).where("user_id", "=", userId).execute();
       const rows = await db.selectFrom("payment_methods").selectAll().where("user_id", "=", userId).orderBy("id").execute();
+      // The subscription renews with the newest card left; with none, its renewal ends on Free (SPEC §4).
+      const sub = await subscriptionRow(userId);
+      const next = rows.at(-1);
+      if (next && sub?.gateway_subscription_id && LIVE.has(sub.status)) await gateway.setDefaultPaymentMethod(sub.gateway_subscription_id, next.gateway_id, { onlyIfNone: true });
       return { data: rows.map(toMethod) };
     },
 

@@ -356,6 +356,57 @@ describe("subscriptions", () => {
   });
 });
 
+describe("renewals that go wrong", () => {
+  it("a renewal whose card was removed charges the newest card left", async () => {
+    const { token } = await server.signUp();
+    const first = await addCard(token, CARDS.ok);
+    await call(token, "PUT", "/user/payment/subscription", { plan: "starter_month", payment: first });
+    const second = await addCard(token, CARDS.mastercard);
+    await call(token, "DELETE", `/user/payment/methods/${first}`);
+    await advance(14 * DAY_MS + 60_000);
+    const after = await subscription(token);
+    expect(after.stripe_plan).toBe("starter_month");
+    expect(after.latest_payment).toMatchObject({ status: "succeeded", amount: 1900 });
+    expect((await call(token, "GET", "/user/payment/methods")).body.data.map((m: { id: string }) => m.id)).toEqual([second]);
+  });
+
+  it("a past-due subscription nobody pays ends on Free after the grace week", async () => {
+    const { token } = await server.signUp();
+    const bad = await addCard(token, CARDS.chargeDeclines);
+    await call(token, "PUT", "/user/payment/subscription", { plan: "standard_month", payment: bad });
+    await advance(14 * DAY_MS + 60_000);
+    expect((await subscription(token)).stripe_subscription.status).toBe("past_due");
+    await advance(6 * DAY_MS);
+    expect((await limits(token)).plan.id).toBe("standard_month");
+    await advance(DAY_MS + 60_000);
+    const after = await subscription(token);
+    expect(after.stripe_plan).toBe("free");
+    expect(after.stripe_subscription).toBeNull();
+  });
+
+  it("a first payment left at the 3-D Secure step gives nothing and expires", async () => {
+    const { token } = await server.signUp();
+    const card = await addCard(token, CARDS.ok);
+    await call(token, "PUT", "/user/payment/subscription", { plan: "starter_month", payment: card });
+    await call(token, "PUT", "/user/payment/subscription", { plan: "free" });
+    await advance(14 * DAY_MS + 60_000);
+    expect((await subscription(token)).trial_available).toBe(false);
+    const secure = await addCard(token, CARDS.threeDs);
+    const res = await call(token, "PUT", "/user/payment/subscription", { plan: "professional_month", payment: secure });
+    expect(res.body.change).toBe("requires_action");
+    expect(res.body.payment).toMatchObject({ status: "requires_action", amount: 7900, reason: "subscription_create" });
+    expect(res.body.subscription.stripe_subscription.status).toBe("incomplete");
+    expect((await limits(token)).plan.id).toBe("free");
+    await advance(24 * 3600_000);
+    const after = await subscription(token);
+    expect(after.stripe_subscription).toBeNull();
+    expect(after.stripe_plan).toBe("free");
+    const late = await server.app.inject({ method: "POST", url: "/local-gateway/v1/intents/authenticate", payload: { client_secret: res.body.payment.client_secret, outcome: "complete" } });
+    expect(late.statusCode).toBe(404);
+    expect((await limits(token)).plan.id).toBe("free");
+  });
+});
+
 describe("webhooks", () => {
   it("a replayed event changes nothing, and a forged one is refused", async () => {
     const { token } = await server.signUp();
