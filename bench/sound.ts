@@ -285,7 +285,7 @@ async function chainCost(talks: Made[], rounds: number) {
       total.cpu.push(cpu);
       const room = value.sound?.room;
       const loudness = value.sound?.loudness;
-      total.note = `${room ? `room SNR ${f1(room.snrDb)} dB, RNNoise share ${room.wet.toFixed(2)}; ` : ""}${loudness ? `measured ${f1(loudness.measuredI)} LUFS, gain ${f1(loudness.gainDb)} dB${loudness.limited ? ", limited" : ""}` : ""}`;
+      total.note = `${room ? `room SNR ${f1(room.snrDb)} dB, RNNoise share ${room.wet.toFixed(2)}${room.dualMono ? ", mono" : ""}; ` : ""}${loudness ? `measured ${f1(loudness.measuredI)} LUFS, gain ${f1(loudness.gainDb)} dB${loudness.limited ? ", limited" : ""}` : ""}`;
     }
   }
   const best = (xs: number[]) => Math.min(...xs);

@@ -185,6 +185,8 @@ describe("the finishing chain", () => {
     // A noisy room: all of RNNoise's output is used.
     expect(result.sound?.denoise).toBe("rnnoise");
     expect(result.sound?.room?.wet).toBe(1);
+    // A mono recording (in stereo AAC): denoised once, as its mid.
+    expect(result.sound?.room?.dualMono).toBe(true);
     await renderPreview(edit(noisy), spectral, { sound: { denoise: "spectral", booster: false, loudness: null } });
     const [a, b, c] = await Promise.all([pcm(plain), pcm(cleaned), pcm(spectral)]);
     // Inside the pauses, away from the words' edges (the crossfade at the cut is in a pause too).
