@@ -99,6 +99,8 @@ const EnvSchema = z.object({
   PLANS_FILE: z.string().optional(),
   /** Coupon checks per minute per user (no guessing codes). */
   RATE_LIMIT_COUPON: z.coerce.number().int().min(1).default(10),
+  /** Card entries and 3-D Secure steps per minute per client at the local gateway (no card testing). */
+  RATE_LIMIT_CARDS: z.coerce.number().int().min(1).default(30),
   /** How often the local gateway looks for trials ending and periods to renew. */
   PAYMENTS_TICK_SECONDS: z.coerce.number().min(1).default(60),
   VAPID_SUBJECT: z
@@ -179,7 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       recaptchaSiteKey: e.RECAPTCHA_SITE_KEY ?? null,
       recaptchaSecret: e.RECAPTCHA_SECRET ?? null,
     },
-    rateLimits: { login: e.RATE_LIMIT_LOGIN, loginPerIp: e.RATE_LIMIT_LOGIN_IP ?? 5 * e.RATE_LIMIT_LOGIN, register: e.RATE_LIMIT_REGISTER, resend: e.RATE_LIMIT_RESEND, uploads: e.RATE_LIMIT_UPLOADS, coupon: e.RATE_LIMIT_COUPON },
+    rateLimits: { login: e.RATE_LIMIT_LOGIN, loginPerIp: e.RATE_LIMIT_LOGIN_IP ?? 5 * e.RATE_LIMIT_LOGIN, register: e.RATE_LIMIT_REGISTER, resend: e.RATE_LIMIT_RESEND, uploads: e.RATE_LIMIT_UPLOADS, coupon: e.RATE_LIMIT_COUPON, cards: e.RATE_LIMIT_CARDS },
     uploadExpiryMs: e.UPLOAD_EXPIRY_HOURS * 3600_000,
     links: {
       newAiApp: e.NEW_AI_URL,

@@ -199,7 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (request.method === "POST") await deps.accounts.mustBeVerified(request.userId!);
   });
 
-  if (deps.localGateway) localGatewayRoutes(app, deps.localGateway, 30);
+  if (deps.localGateway) localGatewayRoutes(app, deps.localGateway, config.rateLimits.cards);
   watchPageHeaders(app, deps.sharing);
   const appShell = await registerStaticApp(app, config.staticDir);
   app.setNotFoundHandler((request, reply) => {

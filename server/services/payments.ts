@@ -32,6 +32,18 @@ const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 export function createPayments(deps: PaymentsDeps) {
   const { db, gateway, clock } = deps;
 
+  // One change at a time per user: two plan choices sent at once must not open two subscriptions (two bills).
+  const queues = new Map<number, Promise<unknown>>();
+  function serially<T>(userId: number, work: () => Promise<T>): Promise<T> {
+    const previous = queues.get(userId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(work);
+    queues.set(userId, next);
+    void next.finally(() => {
+      if (queues.get(userId) === next) queues.delete(userId);
+    }).catch(() => undefined);
+    return next;
+  }
+
   const paymentMode = (): z.infer<typeof PaymentMode> => ({
     gateway: gateway.name,
     mode: gateway.mode,
@@ -284,35 +296,6 @@ export function createPayments(deps: PaymentsDeps) {
       return { data: rows.map(toMethod) };
     },
 
-    async addMethod(userId: number, paymentMethod: string) {
-      const customer = await customerOf(await mustUser(userId));
-      const card = await gateway.attachPaymentMethod(customer, paymentMethod);
-      // A card confirmed for someone else (or never confirmed) is not this user's to save.
-      if (!card) throw notFound("No such payment method");
-      const existing = await db.selectFrom("payment_methods").selectAll().where("gateway_id", "=", card.id).executeTakeFirst();
-      if (existing) return toMethod(existing);
-      const row = await db
-        .insertInto("payment_methods")
-        .values({ user_id: userId, gateway_id: card.id, brand: card.brand, last4: card.last4, exp_month: card.exp_month, exp_year: card.exp_year, name: card.name, created_at: new Date(clock.now()).toISOString() })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return toMethod(row);
-    },
-
-    async removeMethod(userId: number, id: string) {
-      const row = await db.selectFrom("payment_methods").selectAll().where("user_id", "=", userId).where("gateway_id", "=", id).executeTakeFirst();
-      if (!row) throw notFound("No such payment method");
-      const user = await mustUser(userId);
-      if (user.stripe_id) await gateway.detachPaymentMethod(user.stripe_id, row.gateway_id);
-      await db.deleteFrom("payment_methods").where("id", "=", row.id).where("user_id", "=", userId).execute();
-      const rows = await db.selectFrom("payment_methods").selectAll().where("user_id", "=", userId).orderBy("id").execute();
-      // The subscription renews with the newest card left; with none, its renewal ends on Free (SPEC §4).
-      const sub = await subscriptionRow(userId);
-      const next = rows.at(-1);
-      if (next && sub?.gateway_subscription_id && LIVE.has(sub.status)) await gateway.setDefaultPaymentMethod(sub.gateway_subscription_id, next.gateway_id, { onlyIfNone: true });
-      return { data: rows.map(toMethod) };
-    },
-
     async checkCoupon(code: string, planId: string): Promise<z.infer<typeof CouponCheck>> {
       const plan = await mustPlan(planId);
       const coupon = code.trim() ? await findCoupon(code, plan) : null;
@@ -322,65 +305,9 @@ export function createPayments(deps: PaymentsDeps) {
       };
     },
 
-    /**
-     * SPEC §2 Plan selection, on the server: the current plan changes nothing; the free plan cancels
-     * renewal (Free at the period end); a dearer plan upgrades now (prorated; a first subscription starts
-     * with the 14-day trial); a plan at or below the current amount takes effect at the period end.
-     */
-    async updateSubscription(userId: number, body: z.infer<typeof SubscriptionUpdateBody>) {
-      const user = await mustUser(userId);
-      const plan = await mustPlan(body.plan);
-      const row = await subscriptionRow(userId);
-      const live = row && LIVE.has(row.status) && row.gateway_subscription_id ? row : null;
-      const invoiceBefore = (await latestPayment(userId))?.gateway_invoice_id ?? null;
-
-      if (plan.amount === 0) {
-        // Only Free is chosen this way; an operator's other free plans (Basic) are given, not picked.
-        if (plan.id !== FREE_PLAN_ID) throw new DomainError("validation_failed", "This plan cannot be chosen", { plan: "invalid" });
-        if (!live || live.cancel_at) return answer(userId, "unchanged", invoiceBefore);
-        await gateway.setCancelAtPeriodEnd(live.gateway_subscription_id!, true);
-        return answer(userId, "cancel_scheduled", invoiceBefore);
-      }
-
-      const code = body.coupon?.trim() ?? "";
-      const coupon = code ? await findCoupon(code, plan) : null;
-      if (code && !coupon) throw new DomainError("validation_failed", "This coupon is not valid", { coupon: "invalid" });
-      const couponTerms = coupon ? { code: coupon.code, percent_off: coupon.percent_off } : null;
-
-      if (live && live.plan_id === plan.id) {
-        if (live.status === "past_due" && body.payment) {
-          const method = await methodOf(userId, body.payment);
-          await viaGateway(() => gateway.payOpenInvoice(live.gateway_subscription_id!, method.gateway_id));
-          // The same invoice, charged again: its attempt is this call's.
-          return answer(userId, "subscribed", null);
-        }
-        if (live.cancel_at) {
-          await gateway.setCancelAtPeriodEnd(live.gateway_subscription_id!, false);
-          return answer(userId, "resumed", invoiceBefore);
-        }
-        return answer(userId, "unchanged", invoiceBefore);
-      }
-
-      const method = await methodOf(userId, body.payment);
-      const customer = await customerOf(user);
-      if (!live) {
-        const trialDays = row?.trial_used ? 0 : TRIAL_DAYS;
-        await viaGateway(() => gateway.createSubscription({ customer, price: { id: plan.id, amount: plan.amount, interval: plan.interval as "month" | "year" }, paymentMethod: method.gateway_id, trialDays, coupon: couponTerms }));
-        return answer(userId, trialDays ? "trial_started" : "subscribed", invoiceBefore);
-      }
-      const current = (await findPlan(db, live.plan_id))!;
-      const upgrade = plan.amount > current.amount;
-      await viaGateway(() =>
-        gateway.changePrice({
-          subscription: live.gateway_subscription_id!,
-          price: { id: plan.id, amount: plan.amount, interval: plan.interval as "month" | "year" },
-          when: upgrade ? "now" : "period_end",
-          paymentMethod: method.gateway_id,
-          coupon: couponTerms,
-        }),
-      );
-      return answer(userId, upgrade ? "upgraded" : "downgrade_scheduled", invoiceBefore);
-    },
+    updateSubscription: (userId: number, body: z.infer<typeof SubscriptionUpdateBody>) => serially(userId, () => updateSubscription(userId, body)),
+    addMethod: (userId: number, paymentMethod: string) => serially(userId, () => addMethod(userId, paymentMethod)),
+    removeMethod: (userId: number, id: string) => serially(userId, () => removeMethod(userId, id)),
 
     /** Where this month's processing minutes start for the user (their billing anchor, else the calendar month). */
     async billingAnchor(userId: number): Promise<number | null> {
@@ -388,6 +315,95 @@ export function createPayments(deps: PaymentsDeps) {
       return row && LIVE.has(row.status) ? Date.parse(row.current_period_start) : null;
     },
   };
+
+  /**
+   * SPEC §2 Plan selection, on the server: the current plan changes nothing; the free plan cancels
+   * renewal (Free at the period end); a dearer plan upgrades now (prorated; a first subscription starts
+   * with the 14-day trial); a plan at or below the current amount takes effect at the period end.
+   */
+  async function updateSubscription(userId: number, body: z.infer<typeof SubscriptionUpdateBody>) {
+    const user = await mustUser(userId);
+    const plan = await mustPlan(body.plan);
+    const row = await subscriptionRow(userId);
+    const live = row && LIVE.has(row.status) && row.gateway_subscription_id ? row : null;
+    const invoiceBefore = (await latestPayment(userId))?.gateway_invoice_id ?? null;
+
+    if (plan.amount === 0) {
+      // Only Free is chosen this way; an operator's other free plans (Basic) are given, not picked.
+      if (plan.id !== FREE_PLAN_ID) throw new DomainError("validation_failed", "This plan cannot be chosen", { plan: "invalid" });
+      if (!live || live.cancel_at) return answer(userId, "unchanged", invoiceBefore);
+      await gateway.setCancelAtPeriodEnd(live.gateway_subscription_id!, true);
+      return answer(userId, "cancel_scheduled", invoiceBefore);
+    }
+
+    const code = body.coupon?.trim() ?? "";
+    const coupon = code ? await findCoupon(code, plan) : null;
+    if (code && !coupon) throw new DomainError("validation_failed", "This coupon is not valid", { coupon: "invalid" });
+    const couponTerms = coupon ? { code: coupon.code, percent_off: coupon.percent_off } : null;
+
+    if (live && live.plan_id === plan.id) {
+      if (live.status === "past_due" && body.payment) {
+        const method = await methodOf(userId, body.payment);
+        await viaGateway(() => gateway.payOpenInvoice(live.gateway_subscription_id!, method.gateway_id));
+        // The same invoice, charged again: its attempt is this call's.
+        return answer(userId, "subscribed", null);
+      }
+      if (live.cancel_at) {
+        await gateway.setCancelAtPeriodEnd(live.gateway_subscription_id!, false);
+        return answer(userId, "resumed", invoiceBefore);
+      }
+      return answer(userId, "unchanged", invoiceBefore);
+    }
+
+    const method = await methodOf(userId, body.payment);
+    const customer = await customerOf(user);
+    if (!live) {
+      const trialDays = row?.trial_used ? 0 : TRIAL_DAYS;
+      await viaGateway(() => gateway.createSubscription({ customer, price: { id: plan.id, amount: plan.amount, interval: plan.interval as "month" | "year" }, paymentMethod: method.gateway_id, trialDays, coupon: couponTerms }));
+      return answer(userId, trialDays ? "trial_started" : "subscribed", invoiceBefore);
+    }
+    const current = (await findPlan(db, live.plan_id))!;
+    const upgrade = plan.amount > current.amount;
+    await viaGateway(() =>
+      gateway.changePrice({
+        subscription: live.gateway_subscription_id!,
+        price: { id: plan.id, amount: plan.amount, interval: plan.interval as "month" | "year" },
+        when: upgrade ? "now" : "period_end",
+        paymentMethod: method.gateway_id,
+        coupon: couponTerms,
+      }),
+    );
+    return answer(userId, upgrade ? "upgraded" : "downgrade_scheduled", invoiceBefore);
+  }
+
+  async function addMethod(userId: number, paymentMethod: string) {
+    const customer = await customerOf(await mustUser(userId));
+    const card = await gateway.attachPaymentMethod(customer, paymentMethod);
+    // A card confirmed for someone else (or never confirmed) is not this user's to save.
+    if (!card) throw notFound("No such payment method");
+    const existing = await db.selectFrom("payment_methods").selectAll().where("gateway_id", "=", card.id).executeTakeFirst();
+    if (existing) return toMethod(existing);
+    const row = await db
+      .insertInto("payment_methods")
+      .values({ user_id: userId, gateway_id: card.id, brand: card.brand, last4: card.last4, exp_month: card.exp_month, exp_year: card.exp_year, name: card.name, created_at: new Date(clock.now()).toISOString() })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toMethod(row);
+  }
+
+  async function removeMethod(userId: number, id: string) {
+    const row = await db.selectFrom("payment_methods").selectAll().where("user_id", "=", userId).where("gateway_id", "=", id).executeTakeFirst();
+    if (!row) throw notFound("No such payment method");
+    const user = await mustUser(userId);
+    if (user.stripe_id) await gateway.detachPaymentMethod(user.stripe_id, row.gateway_id);
+    await db.deleteFrom("payment_methods").where("id", "=", row.id).where("user_id", "=", userId).execute();
+    const rows = await db.selectFrom("payment_methods").selectAll().where("user_id", "=", userId).orderBy("id").execute();
+    // The subscription renews with the newest card left; with none, its renewal ends on Free (SPEC §4).
+    const sub = await subscriptionRow(userId);
+    const next = rows.at(-1);
+    if (next && sub?.gateway_subscription_id && LIVE.has(sub.status)) await gateway.setDefaultPaymentMethod(sub.gateway_subscription_id, next.gateway_id, { onlyIfNone: true });
+    return { data: rows.map(toMethod) };
+  }
 }
 
 export type Payments = ReturnType<typeof createPayments>;

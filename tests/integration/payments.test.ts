@@ -92,7 +92,7 @@ async function activeUser(plan: string) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ PLANS_FILE: writePlansFile(), RATE_LIMIT_COUPON: "8" }, { paymentsClock: clock, startRunner: false });
+  server = await startTestServer({ PLANS_FILE: writePlansFile(), RATE_LIMIT_COUPON: "8", RATE_LIMIT_CARDS: "1000" }, { paymentsClock: clock, startRunner: false });
   base = await listen(server);
   // Every event the gateway sends, kept so the tests can deliver it again over HTTP.
   server.localGateway!.setWebhookSink(async (raw, signature) => {
@@ -480,6 +480,19 @@ describe("owner scoping and limits", () => {
     expect((await call(other.token, "GET", "/user/payment/methods")).body.data.map((m: { id: string }) => m.id)).not.toContain(ownerCard);
     expect((await call(owner.token, "GET", "/user/payment/methods")).body.data.map((m: { id: string }) => m.id)).toEqual([ownerCard]);
     expect((await subscription(other.token)).stripe_plan).toBe("free");
+  });
+
+  it("two plan choices sent at once open one subscription, not two", async () => {
+    const { token } = await server.signUp();
+    const card = await addCard(token, CARDS.ok);
+    const both = await Promise.all([
+      call(token, "PUT", "/user/payment/subscription", { plan: "starter_month", payment: card }),
+      call(token, "PUT", "/user/payment/subscription", { plan: "starter_month", payment: card }),
+    ]);
+    expect(both.map((r) => r.body.change).sort()).toEqual(["trial_started", "unchanged"]);
+    const customer = (await server.db.selectFrom("users").select("stripe_id").where("id", "=", (await call(token, "GET", "/user")).body.id).executeTakeFirstOrThrow()).stripe_id;
+    const subs = await server.db.selectFrom("local_gateway_objects").select("id").where("kind", "=", "subscription").where("customer", "=", customer).execute();
+    expect(subs).toHaveLength(1);
   });
 
   it("needs a signed-in user for every payment call", async () => {
