@@ -88,6 +88,8 @@ interface SubscriptionObject extends Omit<GatewaySubscription, "latest_invoice">
   latest_invoice: string | null;
   created: number;
   past_due_since: number | null;
+  /** The tick pass that took it last (see `claim`). */
+  claim?: string;
 }
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`;
@@ -155,7 +157,7 @@ export function createLocalGateway(deps: LocalGatewayDeps) {
   }
 
   async function expand(sub: SubscriptionObject): Promise<GatewaySubscription> {
-    const { created: _c, past_due_since: _p, ...rest } = sub;
+    const { created: _c, past_due_since: _p, claim: _claim, ...rest } = sub;
     return { ...rest, latest_invoice: await expandInvoice(sub.latest_invoice) };
   }
 
@@ -586,39 +588,48 @@ export function createLocalGateway(deps: LocalGatewayDeps) {
   let ticking: Promise<number> | null = null;
 
   async function tickOnce(): Promise<number> {
-    {
-      const rows = await db.selectFrom("local_gateway_objects").select("data").where("kind", "=", "subscription").execute();
-      let changed = 0;
-      for (const row of rows) {
-        let sub = JSON.parse(row.data) as SubscriptionObject;
-        if (sub.status === "canceled") continue;
+    const rows = await db.selectFrom("local_gateway_objects").select(["id", "data"]).where("kind", "=", "subscription").execute();
+    let changed = 0;
+    for (const row of rows) {
+      let raw = row.data;
+      // A clock moved far ahead renews each period in turn (at most a few years' worth).
+      for (let i = 0; i < 60; i += 1) {
+        const sub = JSON.parse(raw) as SubscriptionObject;
         const now = clock.now();
-        if (sub.status === "incomplete") {
-          if (now - sub.created >= INCOMPLETE_EXPIRY_MS) {
-            sub.status = "canceled";
-            await save("subscription", sub);
-            await emitSubscription(sub, "customer.subscription.deleted");
-            changed += 1;
-          }
-          continue;
-        }
-        if (sub.status === "past_due" && sub.past_due_since !== null && now - sub.past_due_since >= PAST_DUE_GRACE_MS) {
+        const action =
+          sub.status === "canceled" ? null
+          : sub.status === "incomplete" ? (now - sub.created >= INCOMPLETE_EXPIRY_MS ? "expire" : null)
+          : sub.status === "past_due" && sub.past_due_since !== null && now - sub.past_due_since >= PAST_DUE_GRACE_MS ? "expire"
+          : sub.status !== "past_due" && sub.current_period_end * 1000 <= now ? "renew"
+          : null;
+        if (!action || !(await claim(sub, raw))) break;
+        changed += 1;
+        if (action === "expire") {
           sub.status = "canceled";
           await save("subscription", sub);
           await emitSubscription(sub, "customer.subscription.deleted");
-          changed += 1;
-          continue;
+          break;
         }
-        // A clock moved far ahead renews each period in turn (at most a few years' worth).
-        for (let i = 0; i < 60 && sub.current_period_end * 1000 <= now && sub.status !== "canceled"; i += 1) {
-          await renew(sub);
-          changed += 1;
-          sub = (await load<SubscriptionObject>(sub.id, "subscription"))!;
-          if (sub.status === "past_due") break;
-        }
+        await renew(sub);
+        raw = (await db.selectFrom("local_gateway_objects").select("data").where("id", "=", row.id).executeTakeFirstOrThrow()).data;
       }
-      return changed;
     }
+    return changed;
+  }
+
+  /**
+   * Takes a due subscription for this pass only if nobody changed it since it was read: two servers on
+   * one database (a restart's overlap) never renew the same period twice.
+   */
+  async function claim(sub: SubscriptionObject, raw: string): Promise<boolean> {
+    sub.claim = newId("claim");
+    const result = await db
+      .updateTable("local_gateway_objects")
+      .set({ data: JSON.stringify(sub) })
+      .where("id", "=", sub.id)
+      .where("data", "=", raw)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   async function intentBySecret<T extends { client_secret: string }>(clientSecret: string, kind: string): Promise<T | null> {

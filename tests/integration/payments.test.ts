@@ -4,12 +4,14 @@
  * period end, a renewal with no card ending on Free, webhook replays and forgeries, quotas following the
  * plan, owner scoping. The gateway's clock is the test's: moving it ends trials and renews periods.
  */
+import { createHmac } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DAY_MS, prorationCharge } from "../../server/domain/billing";
 import { PLAN_CATALOGUE } from "../../server/domain/plans";
+import { createLocalGateway } from "../../server/payments/local-gateway";
 import { bearer, listen, startTestServer, type TestServer } from "./helpers";
 import { tusUpload } from "./tus";
 
@@ -404,6 +406,23 @@ describe("renewals that go wrong", () => {
     const late = await server.app.inject({ method: "POST", url: "/local-gateway/v1/intents/authenticate", payload: { client_secret: res.body.payment.client_secret, outcome: "complete" } });
     expect(late.statusCode).toBe(404);
     expect((await limits(token)).plan.id).toBe("free");
+  });
+});
+
+describe("two servers on one database", () => {
+  it("renew a period once, whichever ticks first", async () => {
+    const { token } = await server.signUp();
+    const card = await addCard(token, CARDS.ok);
+    await call(token, "PUT", "/user/payment/subscription", { plan: "starter_month", payment: card });
+    const userId = (await call(token, "GET", "/user")).body.id;
+    // A second gateway on the same database, as a server starting while the old one still runs.
+    const appSecret = (await server.db.selectFrom("settings").select("value").where("key", "=", "app_secret").executeTakeFirstOrThrow()).value;
+    const other = createLocalGateway({ db: server.db, clock, webhookSecret: createHmac("sha256", appSecret).update("local-gateway-webhooks").digest("hex"), cardEndpoint: "http://other/local-gateway/v1" });
+    other.setWebhookSink(async (raw, signature) => void (await server.payments.handleWebhook(raw, signature)));
+    now += 14 * DAY_MS + 60_000;
+    await Promise.all([server.localGateway!.tick(), other.tick(), server.localGateway!.tick(), other.tick()]);
+    const charges = await server.db.selectFrom("payments").select(["amount", "status"]).where("user_id", "=", userId).execute();
+    expect(charges).toEqual([{ amount: 1900, status: "succeeded" }]);
   });
 });
 
