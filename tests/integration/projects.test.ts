@@ -223,8 +223,10 @@ describe("automatic project creation", () => {
     await waitFor(async () => ((await api("GET", `/projects/${created.body.id}`)).body.status === "Preview Ready" ? true : undefined));
     const highlights = (await api("GET", `/projects/${created.body.id}/highlights`)).body;
     // Issue 15: the flags say what ran. voice.m4a is a clean recording (speech ~50 dB over its floor),
-    // so RNNoise measured the room and left it alone; the voice booster (the enhancer) ran.
-    expect(highlights).toMatchObject({ noiseCancelling: false, audioEnhancer: true, music: false, autoduck: false, autoPunchIn: false });
+    // so RNNoise measured the room and left it alone; the voice booster (the enhancer) ran; automatic music
+    // chose a song from the shipped catalogue and ducked it under the voice.
+    expect(highlights).toMatchObject({ noiseCancelling: false, audioEnhancer: true, music: true, autoduck: true, autoPunchIn: false });
+    expect((await api("GET", `/projects/${created.body.id}`)).body.bgm_id).toEqual(expect.any(Number));
   });
 
   it("a file that breaks during processing ends Failed with the message", async () => {
