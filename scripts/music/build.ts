@@ -141,7 +141,8 @@ async function buildOne(spec: TrackSpec, composition: Composition, bitrate: numb
     `loudnorm=I=${TARGET_LUFS}:TP=${TARGET_TP - 1}:LRA=50:measured_I=${json.input_i}:measured_TP=${json.input_tp}` +
       `:measured_LRA=${json.input_lra}:measured_thresh=${json.input_thresh}:offset=${json.target_offset}:linear=true:print_format=json`,
     "-ar", "48000", "-ac", "2", "-c:a", "libopus", "-b:a", `${bitrate}k`, "-vbr", "constrained", "-compression_level", "10",
-    "-map_metadata", "-1",
+    // Bit-exact: a rebuild of unchanged specs writes the same bytes (no random Ogg serial), so git sees no change.
+    "-map_metadata", "-1", "-fflags", "+bitexact", "-flags:a", "+bitexact",
     "-metadata", `title=${spec.title}`, "-metadata", "artist=Cutroom", "-metadata", "copyright=CC0-1.0",
     "-metadata", `genre=${spec.genre_tags.join(", ")}`,
     opus,
