@@ -3,10 +3,10 @@
  *
  * 1. Denoisers on generated talks where the clean speech and the room noise are known: each talk has
  *    its own seed (sentence order, gaps 0.3–2 s), espeak-ng voice and speed, length, and room (quiet:
- *    −62…−56 dBFS; noisy: −32…−28 dBFS white, pink or brown noise). The speech and the noise are
+ *    −62…−56 dBFS; noisy: −34…−27 dBFS white, pink or brown noise). The speech and the noise are
  *    summed at 48 kHz and given to each denoiser the way a render does (FLAC in, FLAC out); the
  *    result is scored by scale-invariant SDR against the clean speech (bench/sound-metrics.ts).
- *    Targets: ≥ 10 dB improvement on noisy rooms, never worse than the input on quiet ones.
+ *    Targets: ≥ 10 dB improvement on every noisy room, never worse than the input on any quiet one.
  *    The voice booster is measured on the RNNoise output: loudness range (LRA) and peak-to-loudness ratio.
  * 2. The whole finishing chain's cost: a 720p render of an edit of two generated talks (cut at their
  *    pauses, crossfades on) made bare (the joined sound encoded as is, in the picture's pass) and with
@@ -64,6 +64,8 @@ const TALKS: readonly SoundTalk[] = [
   { name: "fan", seed: 104, voice: "en-us+m3", speed: 175, room: "noisy", colour: "brown", roomDb: -28, voiceGainDb: -6, seconds: 30 },
   { name: "cafe", seed: 105, voice: "en+f2", speed: 150, room: "noisy", colour: "pink", roomDb: -30, voiceGainDb: -8, seconds: 45 },
   { name: "street", seed: 106, voice: "en-us+f4", speed: 170, room: "noisy", colour: "white", roomDb: -32, voiceGainDb: -4, seconds: 60 },
+  { name: "office", seed: 107, voice: "en-gb", speed: 165, room: "noisy", colour: "pink", roomDb: -34, voiceGainDb: -6, seconds: 40 },
+  { name: "window", seed: 108, voice: "en+m5", speed: 145, room: "noisy", colour: "white", roomDb: -27, voiceGainDb: -10, seconds: 35 },
 ];
 
 const SENTENCES = [
@@ -223,11 +225,12 @@ async function denoiserTable(talks: Made[]) {
       `${pad(t.name, 9)}${pad(t.room, 7)}${pad(t.voice, 10)}${pad(`${t.colour} ${t.roomDb}`, 14)}${pad(`${t.seconds}s`, 6)}${pad(wet, 11)}${pad(f1(input), 7)}${cells.join("")}${pad(speed, 22)}${f1(plain.lra)}→${f1(boosted.lra)} LU / ${f1(plain.plr)}→${f1(boosted.plr)} dB`,
     );
   }
-  console.log(`\n${pad("mean improvement (dB)", 24)}${pad("quiet rooms", 22)}${pad("noisy rooms", 22)}targets: quiet ≥ 0 (never worse), noisy ≥ 10`);
+  console.log(`\n${pad("mean improvement (dB)", 24)}${pad("quiet rooms", 22)}${pad("noisy rooms", 22)}targets (every talk): quiet ≥ 0 (never worse), noisy ≥ 10`);
   for (const denoiser of DENOISERS) {
     const { quiet, noisy } = improvements[denoiser];
     const mean = (xs: number[]) => xs.reduce((s, v) => s + v, 0) / Math.max(1, xs.length);
-    const ok = Math.min(...quiet) >= TARGETS.quietImprovement && mean(noisy) >= TARGETS.noisyImprovement;
+    // Every talk, not the mean: a denoiser that is good on one noise colour and poor on another misses.
+    const ok = Math.min(...quiet) >= TARGETS.quietImprovement && Math.min(...noisy) >= TARGETS.noisyImprovement;
     console.log(`${pad(denoiser, 24)}${pad(`${f1(mean(quiet))} (worst ${f1(Math.min(...quiet))})`, 22)}${pad(`${f1(mean(noisy))} (worst ${f1(Math.min(...noisy))})`, 22)}${ok ? "meets both" : "misses"}`);
   }
 }

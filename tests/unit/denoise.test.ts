@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { loadRnnoise, RNNOISE_DELAY, RNNOISE_FRAME, RnnoiseStream, RnnoiseTransform, rnnoiseWet } from "../../server/media/denoise";
+import { loadRnnoise, MASK_LOW_CUT_HZ, MASK_WINDOW, RNNOISE_DELAY, RNNOISE_FRAME, RnnoiseStream, RnnoiseTransform, rnnoiseWet, SpectralMask } from "../../server/media/denoise";
 import { seededRandom } from "../reliability";
 
 /** A voiced-like test signal: harmonics of a gliding pitch, syllable-like bursts, a little hiss. */
@@ -67,12 +67,24 @@ describe("RNNoise frame plumbing", () => {
     }
   });
 
-  it("lines its output up with its input: RNNoise's one-frame lag is removed", async () => {
+  it("lines its output up with its input: RNNoise's one-frame lag and the re-synthesis' lag are removed", async () => {
     const input = signal(48_000, 1);
     const raw = await rawFrames(input);
     const out = await streamed(input, 1, [480]);
-    // The stream's sample i is RNNoise's output for input sample i, which comes out RNNOISE_DELAY later.
-    for (const i of [0, 1_000, 20_000, 47_000 - RNNOISE_DELAY]) expect(out[i]).toBeCloseTo(raw[i + RNNOISE_DELAY] ?? 0, 6);
+    // The stream is RNNoise's gains put back on the input it was given: input sample i beside
+    // RNNoise's output for it (RNNOISE_DELAY later), through the re-synthesis, its MASK_HOP lag dropped.
+    const mask = new SpectralMask();
+    const reference = mask.push(input, Float32Array.from(input, (_, i) => raw[i + RNNOISE_DELAY] ?? 0)).subarray(MASK_WINDOW / 2);
+    for (const i of [0, 1_000, 20_000, 40_000]) expect(out[i]).toBeCloseTo(reference[i] ?? 0, 6);
+    // Lined up: the output matches the input best at lag 0, not a frame or a hop either side.
+    const correlation = (lag: number) => {
+      let sum = 0;
+      for (let i = 2_000; i < 46_000; i++) sum += (out[i] ?? 0) * (input[i + lag] ?? 0);
+      return sum;
+    };
+    const lags = [-1_024, -480, -1, 0, 1, 480, 1_024];
+    const best = lags.reduce((a, b) => (correlation(b) > correlation(a) ? b : a));
+    expect(best).toBe(0);
     // And the speech-like bursts survive (it is a denoiser, not a mute).
     const energy = (a: Float32Array) => a.reduce((s, v) => s + v * v, 0);
     expect(energy(out)).toBeGreaterThan(0.05 * energy(input));
@@ -117,8 +129,9 @@ describe("RNNoise frame plumbing", () => {
 
   it("mixes a share of the denoised sound with the rest of the original, lined up", async () => {
     const input = signal(14_400, 31);
+    // None of it: the input back (through the re-synthesis, which rebuilds it to float precision).
     const dry = await streamed(input, 1, [333], 0);
-    expect(Array.from(dry)).toEqual(Array.from(input));
+    for (let i = 0; i < input.length; i++) expect(dry[i]).toBeCloseTo(input[i] ?? 0, 6);
     const full = await streamed(input, 1, [333], 1);
     const half = await streamed(input, 1, [333], 0.5);
     for (let i = 0; i < input.length; i += 101) expect(half[i]).toBeCloseTo(0.5 * (full[i] ?? 0) + 0.5 * (input[i] ?? 0), 6);
@@ -134,5 +147,70 @@ describe("how much of RNNoise a render uses", () => {
     expect(rnnoiseWet(45)).toBe(0);
     // Pure digital silence has no room to clean.
     expect(rnnoiseWet(Infinity)).toBe(0);
+  });
+});
+
+describe("RNNoise's gains put back on the input (SpectralMask)", () => {
+  const tone = (hz: number, n: number, amplitude = 0.1) => Float32Array.from({ length: n }, (_, i) => amplitude * Math.sin((2 * Math.PI * hz * i) / 48_000));
+  const add = (a: Float32Array, b: Float32Array) => a.map((v, i) => v + (b[i] ?? 0));
+  /** Through the mask, its MASK_WINDOW / 2 lag dropped (the input padded so all of it comes out). */
+  const masked = (input: Float32Array, denoised: Float32Array) => {
+    const pad = new Float32Array(MASK_WINDOW);
+    const out = new SpectralMask().push(Float32Array.from([...input, ...pad]), Float32Array.from([...denoised, ...pad]));
+    return out.subarray(MASK_WINDOW / 2, MASK_WINDOW / 2 + input.length);
+  };
+  /** Error of `a` against `b` over the middle (no edges), dB relative to b. */
+  const errorDb = (a: Float32Array, b: Float32Array) => {
+    let e = 0;
+    let r = 0;
+    for (let i = 4_800; i < b.length - 4_800; i++) {
+      e += ((a[i] ?? 0) - (b[i] ?? 0)) ** 2;
+      r += (b[i] ?? 0) ** 2;
+    }
+    return 10 * Math.log10(e / r);
+  };
+
+  it("keeps the input's phase where RNNoise's own high-pass shifts a voice's lowest harmonics", () => {
+    const input = signal(48_000, 41);
+    // RNNoise's input high-pass (its biquad, b = [1, -2, 1], a = [1, -1.99599, 0.996]).
+    let x1 = 0;
+    let x2 = 0;
+    let y1 = 0;
+    let y2 = 0;
+    const highPassed = input.map((x) => {
+      const y = x - 2 * x1 + x2 + 1.99599 * y1 - 0.996 * y2;
+      [x2, x1, y2, y1] = [x1, x, y1, y];
+      return y;
+    });
+    expect(errorDb(highPassed, input)).toBeGreaterThan(-25);
+    expect(errorDb(masked(input, highPassed), input)).toBeLessThan(-40);
+  });
+
+  it("takes out what RNNoise took out, bin by bin, and leaves the rest as it was", () => {
+    const voice = tone(1_000, 48_000);
+    const whistle = tone(3_100, 48_000, 0.05);
+    const out = masked(add(voice, whistle), voice);
+    expect(errorDb(out, voice)).toBeLessThan(-30);
+    expect(errorDb(add(voice, whistle), voice)).toBeGreaterThan(-8);
+  });
+
+  it(`cuts the rumble under ${MASK_LOW_CUT_HZ} Hz even where RNNoise kept it`, () => {
+    const voice = tone(400, 48_000);
+    const rumble = tone(25, 48_000, 0.2);
+    const both = add(voice, rumble);
+    // The rumble is 6 dB over the voice going in and more than 24 dB under it coming out.
+    expect(errorDb(both, voice)).toBeGreaterThan(5);
+    expect(errorDb(masked(both, both), voice)).toBeLessThan(-18);
+  });
+
+  it("gives MASK_WINDOW / 2 samples per half window, whatever the chunk sizes", () => {
+    const input = signal(10_000, 43);
+    const half = input.map((v) => v * 0.5);
+    const whole = new SpectralMask().push(input, half);
+    expect(whole.length).toBe(Math.floor(10_000 / (MASK_WINDOW / 2)) * (MASK_WINDOW / 2));
+    const mask = new SpectralMask();
+    const parts: number[] = [];
+    for (const [from, to] of [[0, 7], [7, 3_000], [3_000, 3_001], [3_001, 10_000]] as const) parts.push(...mask.push(input.subarray(from, to), half.subarray(from, to)));
+    expect(parts).toEqual(Array.from(whole));
   });
 });
