@@ -1,13 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import send from "@fastify/send";
 import { z } from "zod";
-import type { ErrorBody } from "../../../api/errors";
+import { fileNotFound as notFound, replySendError } from "../send-file";
 import { contentDisposition, type FileLinks } from "../../services/file-links";
 import type { FileStore } from "../../storage/local";
 
 const Query = z.object({ expires: z.coerce.number().int(), signature: z.string().max(200), download: z.string().max(255).optional() });
 
-const notFound = { message: "Not found", code: "not_found" } satisfies ErrorBody;
 
 /**
  * Media by short-lived signed link (a <video> cannot send a bearer header), with Range support.
@@ -34,15 +33,7 @@ export function fileRoutes(app: FastifyInstance, deps: { links: FileLinks; store
       immutable: true,
       maxAge: download === undefined ? "6h" : 0,
     });
-    if (result.type === "error") {
-      if (result.statusCode === 416) {
-        // A range past the end: the size in Content-Range lets a client resume from what it has.
-        const range = (result.headers as Record<string, string | undefined>)["Content-Range"];
-        if (range) reply.header("content-range", range);
-        return reply.status(416).send({ message: "The requested range is outside the file", code: "range_not_satisfiable" } satisfies ErrorBody);
-      }
-      return reply.status(404).send(notFound);
-    }
+    if (result.type === "error") return replySendError(reply, result);
     reply.status(result.statusCode).headers(result.headers as Record<string, string>);
     if (download !== undefined) {
       reply.header("content-disposition", contentDisposition(download));

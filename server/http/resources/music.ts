@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import send from "@fastify/send";
 import { z } from "zod";
-import type { ErrorBody } from "../../../api/errors";
+import { fileNotFound as notFound, replySendError } from "../send-file";
 import type { Music } from "../../services/music";
 import { currentUser } from "../auth";
 import { registerRoutes, type RouteHooks } from "../register";
@@ -12,7 +12,6 @@ const DemoQuery = z.object({
   signature: z.string().max(200).optional(),
 });
 const DemoParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-const notFound = { message: "Not found", code: "not_found" } satisfies ErrorBody;
 
 /** Background music (issue 15): the catalogue, one song, picking one for a project; and each song's demo file. */
 export function musicRoutes(app: FastifyInstance, hooks: RouteHooks, music: Music) {
@@ -36,14 +35,7 @@ export function musicRoutes(app: FastifyInstance, hooks: RouteHooks, music: Musi
       immutable: found.catalogue && Boolean(query.data.v),
       maxAge: found.catalogue && query.data.v ? "365d" : "6h",
     });
-    if (result.type === "error") {
-      if (result.statusCode === 416) {
-        const range = (result.headers as Record<string, string | undefined>)["Content-Range"];
-        if (range) reply.header("content-range", range);
-        return reply.status(416).send({ message: "The requested range is outside the file", code: "range_not_satisfiable" } satisfies ErrorBody);
-      }
-      return reply.status(404).send(notFound);
-    }
+    if (result.type === "error") return replySendError(reply, result);
     reply.status(result.statusCode).headers(result.headers as Record<string, string>);
     reply.header("content-type", found.type);
     reply.header("cache-control", found.catalogue ? (query.data.v ? "public, max-age=31536000, immutable" : "public, max-age=3600") : "private, max-age=21600");
