@@ -103,6 +103,12 @@ const EnvSchema = z.object({
   RATE_LIMIT_CARDS: z.coerce.number().int().min(1).default(30),
   /** How often the local gateway looks for trials ending and periods to renew. */
   PAYMENTS_TICK_SECONDS: z.coerce.number().min(1).default(60),
+  /** Stripe (issue 16): all three set → the Stripe adapter; none set → the local gateway. */
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Tests only: where the Stripe SDK connects instead of api.stripe.com (e.g. http://127.0.0.1:4010). */
+  STRIPE_API_URL: z.string().url().optional(),
   VAPID_SUBJECT: z
     .string()
     .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, "must be a mailto: address or an https: URL")
@@ -213,9 +219,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       musicDir: e.MUSIC_DIR ? path.resolve(e.MUSIC_DIR) : null,
       syncEveryMs: Math.round(e.MUSIC_SYNC_MINUTES * 60_000),
     },
-    // Issue 16: the local gateway (Stripe's test-card semantics, no real money) until the Stripe adapter lands.
+    // Issue 16: Stripe when its keys are set, else the local gateway (Stripe's test-card semantics, no real money).
     payments: {
-      gateway: "local" as const,
+      gateway: stripeConfig(e),
       plansFile: e.PLANS_FILE ? path.resolve(e.PLANS_FILE) : null,
       tickMs: Math.round(e.PAYMENTS_TICK_SECONDS * 1000),
     },
@@ -227,4 +233,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       vapidSubject: e.VAPID_SUBJECT ?? `mailto:${mailAddress(e.MAIL_FROM) ?? "admin@localhost"}`,
     },
   } as const;
+}
+
+/** The Stripe keys: all or none (a half-configured Stripe would take cards it can never be told about). */
+function stripeConfig(e: { STRIPE_SECRET_KEY?: string; STRIPE_PUBLISHABLE_KEY?: string; STRIPE_WEBHOOK_SECRET?: string; STRIPE_API_URL?: string }) {
+  const keys = [e.STRIPE_SECRET_KEY, e.STRIPE_PUBLISHABLE_KEY, e.STRIPE_WEBHOOK_SECRET];
+  if (keys.every((k) => !k)) return { kind: "local" as const };
+  if (keys.some((k) => !k)) throw new Error("Set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET together (or none for the local gateway)");
+  return {
+    kind: "stripe" as const,
+    secretKey: e.STRIPE_SECRET_KEY!,
+    publishableKey: e.STRIPE_PUBLISHABLE_KEY!,
+    webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
+    apiUrl: e.STRIPE_API_URL ?? null,
+  };
 }

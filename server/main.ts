@@ -39,6 +39,7 @@ import { createMusic } from "./services/music";
 import { createPayments, type Payments } from "./services/payments";
 import { createLocalGateway, type LocalGateway } from "./payments/local-gateway";
 import { loadCatalogue } from "./payments/catalogue";
+import { createStripeGateway } from "./payments/stripe-gateway";
 import { systemClock, type Clock } from "./payments/gateway";
 import { createHmac } from "node:crypto";
 
@@ -75,7 +76,8 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   const db = openSqlite(config.databaseFile);
   await migrate(db);
   // Issue 16: the operator's PLANS_FILE (plans and coupons) or the shipped catalogue; a broken file stops the start.
-  await seedPlans(db, loadCatalogue(config.payments.plansFile));
+  const catalogue = loadCatalogue(config.payments.plansFile);
+  await seedPlans(db, catalogue);
   const secret = config.appSecret ?? (await getOrCreateSetting(db, "app_secret", randomSecret));
   const paymentsClock = overrides.paymentsClock ?? systemClock;
 
@@ -91,16 +93,26 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   let mailer: Mailer | undefined = overrides.mailer;
   const lateMailer: Mailer = { send: (mail) => mailer!.send(mail) };
   const i18n = loadServerI18n();
-  // Payments (issue 16): the local gateway, with Stripe's test-card semantics, until Stripe keys are supported.
-  const localGateway = createLocalGateway({
-    db,
-    clock: paymentsClock,
-    webhookSecret: createHmac("sha256", secret).update("local-gateway-webhooks").digest("hex"),
-    cardEndpoint: `${config.publicUrl}/local-gateway/v1`,
-  });
-  const payments = createPayments({ db, gateway: localGateway, clock: paymentsClock });
+  // Payments (issue 16): Stripe when its keys are set, else the local gateway with Stripe's test-card semantics.
+  const stripeKeys = config.payments.gateway.kind === "stripe" ? config.payments.gateway : null;
+  const localGateway = stripeKeys
+    ? null
+    : createLocalGateway({
+        db,
+        clock: paymentsClock,
+        webhookSecret: createHmac("sha256", secret).update("local-gateway-webhooks").digest("hex"),
+        cardEndpoint: `${config.publicUrl}/local-gateway/v1`,
+      });
+  const gateway = stripeKeys
+    ? createStripeGateway({
+        ...stripeKeys,
+        prices: Object.fromEntries(catalogue.plans.flatMap((p) => (p.stripe_price ? [[p.id, p.stripe_price]] : []))),
+        nowMs: () => paymentsClock.now(),
+      })
+    : localGateway!;
+  const payments = createPayments({ db, gateway, clock: paymentsClock });
   // Its events reach the webhook handler in-process; one that fails is logged (the next event carries the whole subscription again).
-  localGateway.setWebhookSink((raw, signature) =>
+  localGateway?.setWebhookSink((raw, signature) =>
     payments.handleWebhook(raw, signature).then(
       () => undefined,
       (error) => app.log.warn({ error: String(error) }, "payment webhook failed"),
@@ -211,7 +223,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   if (overrides.startRunner !== false) await startRunner();
   // Trials ending and periods renewing (the local gateway's clock; Stripe runs its own).
   const paymentsTimer = setInterval(() => {
-    localGateway.tick().catch((error) => app.log.warn({ error: String(error) }, "payments tick failed"));
+    localGateway?.tick().catch((error) => app.log.warn({ error: String(error) }, "payments tick failed"));
   }, config.payments.tickMs).unref();
 
   return {

@@ -17,6 +17,8 @@ const PlanFileEntry = z.object({
     upload_max_size_mb: z.number().min(0),
   }),
   features: z.array(z.string()).default([]),
+  /** The Stripe price this plan is sold as (with STRIPE_* keys); absent: the price whose lookup key is the plan id. */
+  stripe_price: z.string().regex(/^price_\w+$/).optional(),
 });
 
 const CouponFileEntry = z.object({
@@ -40,7 +42,7 @@ export const CatalogueFile = z
   });
 
 export interface Catalogue {
-  plans: PlanSeed[];
+  plans: (PlanSeed & { stripe_price?: string })[];
   coupons: CouponSeed[];
 }
 

@@ -3,7 +3,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 /**
  * The payments port (ARCHITECTURE "Payments"): the calls Cutroom makes to a card processor, shaped after
  * Stripe's API so the Stripe adapter is a thin mapping. Two adapters: the local gateway (default; Stripe's
- * test-card semantics, no real money) and Stripe (issue 16, a later step). The gateway runs the
+ * test-card semantics, no real money) and Stripe (stripe-gateway.ts). The gateway runs the
  * subscription (trials, proration, renewals at period end) and tells us what happened through webhook
  * events, which reach one handler whichever adapter sent them.
  */
@@ -116,8 +116,8 @@ export interface PaymentGateway {
   /** Pays the open invoice again with this card (after a failure). */
   payOpenInvoice(subscription: string, paymentMethod: string): Promise<GatewaySubscription>;
   retrieveSubscription(subscription: string): Promise<GatewaySubscription | null>;
-  /** Checks a webhook's signature and answers its event; null when forged. */
-  verifyWebhook(rawBody: string, signature: string | undefined): GatewayEvent | null;
+  /** Checks a webhook's signature and answers its event; null when forged (Stripe's reads the invoice's payment too). */
+  verifyWebhook(rawBody: string, signature: string | undefined): GatewayEvent | null | Promise<GatewayEvent | null>;
 }
 
 /** Stripe's webhook signature: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`. */

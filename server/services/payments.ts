@@ -105,12 +105,14 @@ export function createPayments(deps: PaymentsDeps) {
   }
 
   /** Mirrors a gateway subscription and sets the user's plan (quotas, tier and features follow it). */
-  async function applySubscription(sub: GatewaySubscription): Promise<void> {
+  async function applySubscription(sub: GatewaySubscription, created: number): Promise<void> {
     const user = await userByCustomer(sub.customer);
     if (!user) return;
     const row = await subscriptionRow(user.id);
     // A late event about an earlier subscription must not touch the one that replaced it.
     if (row && row.gateway_subscription_id !== sub.id && LIVE.has(row.status)) return;
+    // Nor an event older than the one applied (Stripe does not deliver in order): updated_at is the applied event's time.
+    if (row && row.gateway_subscription_id === sub.id && created * 1000 < Date.parse(row.updated_at)) return;
     const now = new Date(clock.now()).toISOString();
     const values = {
       plan_id: sub.price.id,
@@ -125,7 +127,7 @@ export function createPayments(deps: PaymentsDeps) {
       gateway: gateway.name,
       gateway_subscription_id: sub.id,
       trial_used: sub.trial_end || row?.trial_used ? 1 : 0,
-      updated_at: now,
+      updated_at: iso(created),
     };
     await db
       .insertInto("subscriptions")
@@ -180,7 +182,7 @@ export function createPayments(deps: PaymentsDeps) {
    * seen before changes nothing (inserting its id first is the lock against two deliveries at once).
    */
   async function handleWebhook(rawBody: string, signature: string | undefined): Promise<{ received: true; duplicate: boolean }> {
-    const event = gateway.verifyWebhook(rawBody, signature);
+    const event = await gateway.verifyWebhook(rawBody, signature);
     if (!event) throw new DomainError("forbidden", "Invalid webhook signature");
     const now = new Date(clock.now()).toISOString();
     const inserted = await db
@@ -195,8 +197,8 @@ export function createPayments(deps: PaymentsDeps) {
       if (!seen || seen.processed_at || clock.now() - Date.parse(seen.received_at) < WEBHOOK_STALE_MS) return { received: true, duplicate: true };
     }
     try {
-      if (event.type.startsWith("customer.subscription.")) await applySubscription(event.data.object as GatewaySubscription);
-      else await applyInvoice(event.data.object as GatewayInvoice);
+      if (event.type.startsWith("customer.subscription.")) await applySubscription(event.data.object as GatewaySubscription, event.created);
+      else if (event.type.startsWith("invoice.")) await applyInvoice(event.data.object as GatewayInvoice);
     } catch (error) {
       // Not processed: forgotten, so the gateway's retry of this event is applied rather than skipped.
       await db.deleteFrom("webhook_events").where("id", "=", event.id).where("processed_at", "is", null).execute();
@@ -267,6 +269,16 @@ export function createPayments(deps: PaymentsDeps) {
     };
   }
 
+  /**
+   * What a gateway call answered, applied now (the local gateway's events already did; Stripe's webhooks
+   * come later): the answer to the user's request shows its outcome. Its time is now, so an older
+   * webhook delivered afterwards is ignored.
+   */
+  async function settle(sub: GatewaySubscription): Promise<void> {
+    await applySubscription(sub, Math.floor(clock.now() / 1000));
+    if (sub.latest_invoice) await applyInvoice(sub.latest_invoice);
+  }
+
   /** Gateway calls that refuse a card answer SPEC §8's payment failure, not a server error. */
   async function viaGateway<T>(call: () => Promise<T>): Promise<T> {
     try {
@@ -332,7 +344,7 @@ export function createPayments(deps: PaymentsDeps) {
       // Only Free is chosen this way; an operator's other free plans (Basic) are given, not picked.
       if (plan.id !== FREE_PLAN_ID) throw new DomainError("validation_failed", "This plan cannot be chosen", { plan: "invalid" });
       if (!live || live.cancel_at) return answer(userId, "unchanged", invoiceBefore);
-      await gateway.setCancelAtPeriodEnd(live.gateway_subscription_id!, true);
+      await settle(await gateway.setCancelAtPeriodEnd(live.gateway_subscription_id!, true));
       return answer(userId, "cancel_scheduled", invoiceBefore);
     }
 
@@ -344,12 +356,12 @@ export function createPayments(deps: PaymentsDeps) {
     if (live && live.plan_id === plan.id) {
       if (live.status === "past_due" && body.payment) {
         const method = await methodOf(userId, body.payment);
-        await viaGateway(() => gateway.payOpenInvoice(live.gateway_subscription_id!, method.gateway_id));
+        await settle(await viaGateway(() => gateway.payOpenInvoice(live.gateway_subscription_id!, method.gateway_id)));
         // The same invoice, charged again: its attempt is this call's.
         return answer(userId, "subscribed", null);
       }
       if (live.cancel_at) {
-        await gateway.setCancelAtPeriodEnd(live.gateway_subscription_id!, false);
+        await settle(await gateway.setCancelAtPeriodEnd(live.gateway_subscription_id!, false));
         return answer(userId, "resumed", invoiceBefore);
       }
       return answer(userId, "unchanged", invoiceBefore);
@@ -359,12 +371,12 @@ export function createPayments(deps: PaymentsDeps) {
     const customer = await customerOf(user);
     if (!live) {
       const trialDays = row?.trial_used ? 0 : TRIAL_DAYS;
-      await viaGateway(() => gateway.createSubscription({ customer, price: { id: plan.id, amount: plan.amount, interval: plan.interval as "month" | "year" }, paymentMethod: method.gateway_id, trialDays, coupon: couponTerms }));
+      await settle(await viaGateway(() => gateway.createSubscription({ customer, price: { id: plan.id, amount: plan.amount, interval: plan.interval as "month" | "year" }, paymentMethod: method.gateway_id, trialDays, coupon: couponTerms })));
       return answer(userId, trialDays ? "trial_started" : "subscribed", invoiceBefore);
     }
     const current = (await findPlan(db, live.plan_id))!;
     const upgrade = plan.amount > current.amount;
-    await viaGateway(() =>
+    const changed = await viaGateway(() =>
       gateway.changePrice({
         subscription: live.gateway_subscription_id!,
         price: { id: plan.id, amount: plan.amount, interval: plan.interval as "month" | "year" },
@@ -373,6 +385,7 @@ export function createPayments(deps: PaymentsDeps) {
         coupon: couponTerms,
       }),
     );
+    await settle(changed);
     return answer(userId, upgrade ? "upgraded" : "downgrade_scheduled", invoiceBefore);
   }
 
