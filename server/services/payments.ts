@@ -58,10 +58,12 @@ export function createPayments(deps: PaymentsDeps) {
   }
 
   async function customerOf(user: UserRow): Promise<string> {
-    if (user.stripe_id) return user.stripe_id;
+    // A customer the local gateway made (before Stripe keys were set) means nothing to Stripe: a new one replaces it.
+    const stale = gateway.name === "stripe" && user.stripe_id?.startsWith("cus_local_") ? user.stripe_id : null;
+    if (user.stripe_id && !stale) return user.stripe_id;
     const customer = await gateway.createCustomer({ email: user.email, name: `${user.first_name} ${user.last_name}`.trim(), userId: user.id });
     // Two first calls at once: the first customer stored wins, the other is simply unused.
-    await db.updateTable("users").set({ stripe_id: customer.id }).where("id", "=", user.id).where("stripe_id", "is", null).execute();
+    await db.updateTable("users").set({ stripe_id: customer.id }).where("id", "=", user.id).where((eb) => (stale ? eb("stripe_id", "=", stale) : eb("stripe_id", "is", null))).execute();
     return (await mustUser(user.id)).stripe_id!;
   }
 

@@ -37,6 +37,7 @@ interface Recorded {
 const requests: Recorded[] = [];
 const objects = new Map<string, Obj>();
 const idempotent = new Map<string, { status: number; body: string }>();
+let dropAnswerTo: string | null = null;
 let seq = 0;
 const newId = (prefix: string) => `${prefix}_${(seq += 1).toString().padStart(6, "0")}${randomBytes(4).toString("hex")}`;
 const nowS = () => Math.floor(Date.now() / 1000);
@@ -172,10 +173,39 @@ function route(method: string, pathname: string, body: Obj, query: Obj): { statu
     if (!sub) return missing(m[1]!);
     if (method === "POST") {
       if (body.default_payment_method) sub.default_payment_method = body.default_payment_method;
+      const newPrice = body.items?.[0]?.price;
+      if (newPrice) {
+        if (!PRICES[newPrice] || body.items[0].id !== sub.items.data[0].id) return stripeError(400, { type: "invalid_request_error", message: "Invalid items", param: "items" });
+        const pm = objects.get(sub.default_payment_method);
+        const old = sub.items.data[0].price;
+        const declines = pm?.card_behaviour === "charge_declines";
+        // always_invoice: the difference is charged now; pending_if_incomplete: a declined upgrade changes nothing.
+        const invoice = makeInvoice({ ...sub, items: { data: [{ price: priceObject(newPrice) }] } }, Math.max(0, PRICES[newPrice]!.amount - old.unit_amount), "subscription_update", declines ? "declined" : "paid");
+        if (!declines || body.payment_behavior !== "pending_if_incomplete") sub.items.data[0].price = priceObject(newPrice);
+        sub.latest_invoice = invoice.id;
+      }
       if (body.cancel_at_period_end !== undefined) sub.cancel_at_period_end = body.cancel_at_period_end === "true";
       if (body.metadata) sub.metadata = { ...sub.metadata, ...body.metadata };
     }
     return { status: 200, body: expanded(sub, expand) };
+  }
+  if (method === "POST" && pathname === "/v1/subscription_schedules") {
+    const sub = objects.get(body.from_subscription);
+    if (!sub) return missing(body.from_subscription);
+    if (sub.schedule) return stripeError(400, { type: "invalid_request_error", message: "You cannot migrate a subscription that is already attached to a schedule" });
+    const schedule = { id: newId("sub_sched"), object: "subscription_schedule", subscription: sub.id, status: "active", phases: [], end_behavior: "release" };
+    objects.set(schedule.id, schedule);
+    sub.schedule = schedule.id;
+    return { status: 200, body: schedule };
+  }
+  if (method === "POST" && (m = pathname.match(/^\/v1\/subscription_schedules\/([\w]+)(\/release)?$/))) {
+    const schedule = objects.get(m[1]!);
+    if (!schedule) return missing(m[1]!);
+    if (m[2]) {
+      objects.get(schedule.subscription)!.schedule = null;
+      schedule.status = "released";
+    } else Object.assign(schedule, { phases: body.phases, end_behavior: body.end_behavior });
+    return { status: 200, body: schedule };
   }
   if (method === "GET" && (m = pathname.match(/^\/v1\/invoices\/([\w]+)$/))) {
     return objects.has(m[1]!) ? { status: 200, body: expanded(objects.get(m[1]!)!, expand) } : missing(m[1]!);
@@ -219,6 +249,12 @@ const fake = http.createServer((req, res) => {
     const answer = route(req.method!, url.pathname, body, parseForm(url.search.slice(1)));
     const payload = JSON.stringify(answer.body);
     if (key && req.method === "POST") idempotent.set(key, { status: answer.status, body: payload });
+    // A lost answer (the work was done): the SDK must retry with the same key and get the first result.
+    if (dropAnswerTo === `${req.method} ${url.pathname}`) {
+      dropAnswerTo = null;
+      req.socket.destroy();
+      return;
+    }
     send(answer.status, payload);
   });
 });
@@ -349,6 +385,17 @@ describe("customers, setup intents and cards", () => {
     }
   });
 
+  it("gives a user the local gateway knew a new Stripe customer", async () => {
+    const { token, email } = await server.signUp();
+    const user = await userByEmail(email);
+    await server.db.updateTable("users").set({ stripe_id: "cus_local_0123456789abcdef" }).where("id", "=", user.id).execute();
+    const intent = await call(token, "GET", "/user/payment/setupintent");
+    expect(intent.status).toBe(200);
+    const row = await server.db.selectFrom("users").select("stripe_id").where("id", "=", user.id).executeTakeFirstOrThrow();
+    expect(row.stripe_id).toMatch(/^cus_(?!local)/);
+    expect(objects.get(row.stripe_id!)).toMatchObject({ email });
+  });
+
   it("saves a card Stripe.js confirmed as brand and last four; another customer's card is a 404", async () => {
     const ana = await userWithCard();
     const methods = await call(ana.token, "GET", "/user/payment/methods");
@@ -415,6 +462,49 @@ describe("subscriptions", () => {
     expect(requests.some((r) => r.url === `/v1/invoices/${renewal.id}/pay` && r.body.payment_method === poor)).toBe(true);
     info = await subscription(token);
     expect(info.stripe_subscription.status).toBe("past_due");
+  });
+
+  it("a retried call after a lost answer opens one subscription (the idempotency key is sent again)", async () => {
+    const { token, card } = await userWithCard();
+    const before = requests.length;
+    dropAnswerTo = "POST /v1/subscriptions";
+    const started = await call(token, "PUT", "/user/payment/subscription", { plan: "standard_month", payment: card });
+    expect(started.body.change).toBe("trial_started");
+    const creates = requests.slice(before).filter((r) => r.method === "POST" && r.url === "/v1/subscriptions");
+    expect(creates).toHaveLength(2);
+    expect(creates[1]!.idempotencyKey).toBe(creates[0]!.idempotencyKey);
+    const customer = (await userByEmail((await call(token, "GET", "/user")).body.email)).id;
+    const stripeCustomer = (await server.db.selectFrom("users").select("stripe_id").where("id", "=", customer).executeTakeFirstOrThrow()).stripe_id;
+    expect([...objects.values()].filter((o) => o.object === "subscription" && o.customer === stripeCustomer)).toHaveLength(1);
+  });
+
+  it("upgrades now on the new price, schedules a downgrade for the period end, and a cancellation drops it", async () => {
+    const { token, sub } = await subscribed();
+    sub.status = "active";
+    sub.trial_end = null;
+    await deliver(event("customer.subscription.updated", sub));
+    let before = requests.length;
+    const up = await call(token, "PUT", "/user/payment/subscription", { plan: "professional_month" });
+    expect(up.body).toMatchObject({ subscription_updated: true, change: "upgraded", subscription: { stripe_plan: "professional_month" } });
+    expect(up.body.payment).toMatchObject({ status: "succeeded", amount: 4000, reason: "subscription_update" });
+    const update = requests.slice(before).find((r) => r.method === "POST" && r.url === `/v1/subscriptions/${sub.id}`)!;
+    expect(update.body).toMatchObject({ items: [{ id: sub.items.data[0].id, price: "price_pro_m" }], proration_behavior: "always_invoice", payment_behavior: "pending_if_incomplete" });
+
+    before = requests.length;
+    const down = await call(token, "PUT", "/user/payment/subscription", { plan: "standard_month" });
+    expect(down.body).toMatchObject({ change: "downgrade_scheduled", subscription: { stripe_plan: "professional_month", stripe_subscription: { plan: "professional_month", pending_plan: "standard_month" } } });
+    const made = requests.slice(before);
+    expect(made.find((r) => r.url === "/v1/subscription_schedules")!.body).toEqual({ from_subscription: sub.id });
+    const phases = made.find((r) => r.url.startsWith("/v1/subscription_schedules/") && !r.url.endsWith("/release"))!.body.phases;
+    expect(phases[0]).toMatchObject({ items: [{ price: "price_pro_m" }], end_date: String(sub.current_period_end) });
+    expect(phases[1]).toMatchObject({ items: [{ price: "price_std_m" }] });
+
+    const cancel = await call(token, "PUT", "/user/payment/subscription", { plan: "free" });
+    expect(cancel.body.change).toBe("cancel_scheduled");
+    expect(cancel.body.subscription.stripe_subscription).toMatchObject({ pending_plan: null, cancel_at: expect.any(String) });
+    expect(cancel.body.subscription.renews_at).toBeNull();
+    expect(sub.schedule).toBeNull();
+    expect(sub.cancel_at_period_end).toBe(true);
   });
 });
 
