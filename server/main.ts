@@ -110,7 +110,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
         nowMs: () => paymentsClock.now(),
       })
     : localGateway!;
-  const payments = createPayments({ db, gateway, clock: paymentsClock });
+  const payments = createPayments({ db, gateway, clock: paymentsClock, log: { warn: (fields, message) => app.log.warn(fields, message) } });
   // Its events reach the webhook handler in-process; one that fails is logged (the next event carries the whole subscription again).
   localGateway?.setWebhookSink((raw, signature) =>
     payments.handleWebhook(raw, signature).then(

@@ -113,6 +113,11 @@ export function createPayments(deps: PaymentsDeps) {
     const row = await subscriptionRow(user.id);
     // A late event about an earlier subscription must not touch the one that replaced it.
     if (row && row.gateway_subscription_id !== sub.id && LIVE.has(row.status)) return;
+    // A price that is none of our plans (something else sold on the same Stripe account) gives no plan.
+    if (LIVE.has(sub.status) && !(await findPlan(db, sub.price.id))) {
+      deps.log?.warn({ subscription: sub.id, price: sub.price.id }, "subscription on a price that is no plan: ignored");
+      return;
+    }
     // Nor an event older than the one applied (Stripe does not deliver in order): updated_at is the applied event's time.
     if (row && row.gateway_subscription_id === sub.id && created * 1000 < Date.parse(row.updated_at)) return;
     const now = new Date(clock.now()).toISOString();

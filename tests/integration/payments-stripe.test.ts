@@ -579,6 +579,15 @@ describe("webhooks", () => {
     expect(info.stripe_subscription.status).toBe("active");
   });
 
+  it("a subscription on a price that is none of the plans gives no plan", async () => {
+    const { token, sub } = await subscribed();
+    sub.items.data[0].price = { id: "price_other_product", object: "price", unit_amount: 500, currency: "usd", lookup_key: null, recurring: { interval: "month", interval_count: 1 } };
+    expect((await deliver(event("customer.subscription.updated", sub, nowS() + 1))).status).toBe(200);
+    const info = await subscription(token);
+    expect(info.stripe_plan).toBe("standard_month");
+    expect(info.stripe_subscription.plan).toBe("standard_month");
+  });
+
   it("acknowledges events Cutroom does not act on", async () => {
     const res = await deliver(event("customer.created", { id: "cus_x", object: "customer" }));
     expect(res).toEqual({ status: 200, body: { received: true, duplicate: false } });
