@@ -13,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../server/config";
 import { PLAN_CATALOGUE } from "../../server/domain/plans";
 import { CARD_MESSAGES } from "../../server/payments/local-gateway";
-import { bearer, listen, startTestServer, type TestServer } from "./helpers";
+import type { ChildProcess } from "node:child_process";
+import { bearer, listen, startTestServer, waitFor, type TestServer } from "./helpers";
+import { spawnServer } from "./server-process";
 
 const SECRET_KEY = `sk_test_${randomBytes(12).toString("hex")}`;
 const PUBLISHABLE_KEY = "pk_test_cutroom";
@@ -38,6 +40,8 @@ const requests: Recorded[] = [];
 const objects = new Map<string, Obj>();
 const idempotent = new Map<string, { status: number; body: string }>();
 let dropAnswerTo: string | null = null;
+/** Stripe having a bad moment: every call to this path answers 500 (the SDK's retries included). */
+let failAnswersTo: string | null = null;
 let seq = 0;
 const newId = (prefix: string) => `${prefix}_${(seq += 1).toString().padStart(6, "0")}${randomBytes(4).toString("hex")}`;
 const nowS = () => Math.floor(Date.now() / 1000);
@@ -246,7 +250,10 @@ const fake = http.createServer((req, res) => {
       const first = idempotent.get(key)!;
       return send(first.status, first.body);
     }
-    const answer = route(req.method!, url.pathname, body, parseForm(url.search.slice(1)));
+    const answer =
+      failAnswersTo === `${req.method} ${url.pathname}`
+        ? stripeError(500, { type: "api_error", message: "An unknown error occurred" })
+        : route(req.method!, url.pathname, body, parseForm(url.search.slice(1)));
     const payload = JSON.stringify(answer.body);
     if (key && req.method === "POST") idempotent.set(key, { status: answer.status, body: payload });
     // A lost answer (the work was done): the SDK must retry with the same key and get the first result.
@@ -592,4 +599,53 @@ describe("webhooks", () => {
     const res = await deliver(event("customer.created", { id: "cus_x", object: "customer" }));
     expect(res).toEqual({ status: 200, body: { received: true, duplicate: false } });
   });
+});
+
+describe("secrets", () => {
+  it("a real server logging at info level never writes the Stripe keys, even when Stripe fails", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-stripe-logs-"));
+    const logFile = path.join(dataDir, "..", `cutroom-stripe-logs-${process.pid}.log`);
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const url = `http://127.0.0.1:${port}`;
+    let child: ChildProcess | undefined;
+    try {
+      child = spawnServer({
+        port,
+        dataDir,
+        logFile,
+        env: { PUBLIC_URL: url, LOG_LEVEL: "info", CAPTCHA: "off", STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: `http://127.0.0.1:${(fake.address() as AddressInfo).port}` },
+      });
+      await waitFor(async () => (await fetch(`${url}/api/v1/config`).then((r) => r.ok).catch(() => false)) || undefined, 60_000);
+      const email = `stripe-logs-${Date.now()}@example.com`;
+      const json = (method: string, target: string, body?: unknown, token?: string) =>
+        fetch(`${url}${target}`, { method, headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      expect((await json("POST", "/api/v1/register", { locale: "en", first_name: "Ana", last_name: "Silva", email, password: "secret123", password_confirmation: "secret123", terms: true, "g-recaptcha-response": "" })).status).toBe(201);
+      const token = (await (await json("POST", "/api/v1/user/login", { email, password: "secret123" })).json()).api_token as string;
+      const intent = await (await json("GET", "/api/v1/user/payment/setupintent", undefined, token)).json();
+      expect(intent.payment_mode).toMatchObject({ gateway: "stripe", publishable_key: PUBLISHABLE_KEY });
+      // Stripe down: the setup intent fails (500 logged with its error), a forged webhook is refused.
+      failAnswersTo = "POST /v1/setup_intents";
+      expect((await json("GET", "/api/v1/user/payment/setupintent", undefined, token)).status).toBe(500);
+      failAnswersTo = null;
+      const payload = JSON.stringify(event("customer.created", { id: "cus_x", object: "customer" }));
+      expect((await fetch(`${url}/api/v1/payment/webhook`, { method: "POST", headers: { "content-type": "application/json", "stripe-signature": sign(payload, "whsec_forged") }, body: payload })).status).toBe(403);
+      expect((await fetch(`${url}/api/v1/payment/webhook`, { method: "POST", headers: { "content-type": "application/json", "stripe-signature": sign(payload) }, body: payload })).status).toBe(200);
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child!.once("exit", resolve));
+      const log = fs.readFileSync(logFile, "utf8");
+      expect(log).toContain("/api/v1/user/payment/setupintent");
+      expect(log).toContain("/api/v1/payment/webhook");
+      // The failure was logged with Stripe's error, so its absence of keys means something.
+      expect(log).toContain("An unknown error occurred");
+      for (const secret of [SECRET_KEY, WEBHOOK_SECRET, SECRET_KEY.slice(8), WEBHOOK_SECRET.slice(6)]) expect(log).not.toContain(secret);
+    } finally {
+      failAnswersTo = null;
+      if (child && child.exitCode === null) {
+        child.kill("SIGKILL");
+        await new Promise((resolve) => child!.once("exit", resolve));
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      fs.rmSync(logFile, { force: true });
+    }
+  }, 120_000);
 });
