@@ -179,6 +179,8 @@ export function createStripeGateway(deps: StripeGatewayDeps): PaymentGateway {
       const current = await retrieve(subscription);
       const item = current.items.data[0]!;
       if (when === "now") {
+        // A downgrade waiting in a schedule gives way to the upgrade (Stripe will not change a scheduled subscription's items).
+        if (current.schedule) await call(() => stripe.subscriptionSchedules.release(idOf(current.schedule)!));
         const sub = await call(() =>
           stripe.subscriptions.update(subscription, {
             items: [{ id: item.id, price: priceId }],
@@ -187,10 +189,10 @@ export function createStripeGateway(deps: StripeGatewayDeps): PaymentGateway {
             // An upgrade whose payment fails leaves the subscription as it was.
             payment_behavior: "pending_if_incomplete",
             ...(coupon ? { discounts: [{ coupon: coupon.code }] } : {}),
+            metadata: { pending_plan: "" },
             expand: EXPAND,
           }),
         );
-        if (sub.metadata?.pending_plan) await stripe.subscriptions.update(subscription, { metadata: { pending_plan: "" } });
         return toSubscription(sub);
       }
       // At the period end: a schedule keeps this price until then and moves to the new one after.

@@ -150,6 +150,8 @@ export function createPayments(deps: PaymentsDeps) {
   }
 
   async function applyInvoice(invoice: GatewayInvoice): Promise<void> {
+    // An invoice of no subscription (a one-time purchase) is not a plan's payment.
+    if (!invoice.subscription) return;
     const user = await userByCustomer(invoice.customer);
     if (!user) return;
     const intent = invoice.payment_intent;

@@ -24,6 +24,7 @@ const WEBHOOK_SECRET = `whsec_${randomBytes(12).toString("hex")}`;
 const PRICES: Record<string, { id: string; plan: string; amount: number; interval: "month" | "year"; lookup_key: string | null }> = {
   price_std_m: { id: "price_std_m", plan: "standard_month", amount: 3900, interval: "month", lookup_key: null },
   price_pro_m: { id: "price_pro_m", plan: "professional_month", amount: 7900, interval: "month", lookup_key: "professional_month" },
+  price_pro_y: { id: "price_pro_y", plan: "professional_year", amount: 70800, interval: "year", lookup_key: "professional_year" },
 };
 
 // ---- A server speaking Stripe's API (the part the adapter uses) ----
@@ -189,7 +190,10 @@ function route(method: string, pathname: string, body: Obj, query: Obj): { statu
         sub.latest_invoice = invoice.id;
       }
       if (body.cancel_at_period_end !== undefined) sub.cancel_at_period_end = body.cancel_at_period_end === "true";
-      if (body.metadata) sub.metadata = { ...sub.metadata, ...body.metadata };
+      if (body.metadata) {
+        sub.metadata = { ...sub.metadata, ...body.metadata };
+        for (const [k, v] of Object.entries(body.metadata)) if (v === "") delete sub.metadata[k];
+      }
     }
     return { status: 200, body: expanded(sub, expand) };
   }
@@ -506,6 +510,14 @@ describe("subscriptions", () => {
     expect(phases[0]).toMatchObject({ items: [{ price: "price_pro_m" }], end_date: String(sub.current_period_end) });
     expect(phases[1]).toMatchObject({ items: [{ price: "price_std_m" }] });
 
+    // An upgrade while the downgrade waits: the schedule is released first, nothing is pending after.
+    const schedule = sub.schedule as string;
+    expect(schedule).toMatch(/^sub_sched_/);
+    const yearly = await call(token, "PUT", "/user/payment/subscription", { plan: "professional_year" });
+    expect(yearly.body).toMatchObject({ change: "upgraded", subscription: { stripe_plan: "professional_year", stripe_subscription: { plan: "professional_year", pending_plan: null } } });
+    expect(requests.some((r) => r.url === `/v1/subscription_schedules/${schedule}/release`)).toBe(true);
+    expect(sub.schedule).toBeNull();
+
     const cancel = await call(token, "PUT", "/user/payment/subscription", { plan: "free" });
     expect(cancel.body.change).toBe("cancel_scheduled");
     expect(cancel.body.subscription.stripe_subscription).toMatchObject({ pending_plan: null, cancel_at: expect.any(String) });
@@ -593,6 +605,15 @@ describe("webhooks", () => {
     const info = await subscription(token);
     expect(info.stripe_plan).toBe("standard_month");
     expect(info.stripe_subscription.plan).toBe("standard_month");
+  });
+
+  it("an invoice of no subscription (a one-time purchase) records no plan payment", async () => {
+    const { token, sub } = await subscribed();
+    const before = (await subscription(token)).latest_payment;
+    const invoice = makeInvoice(sub, 990, "manual", "paid");
+    invoice.subscription = null;
+    expect((await deliver(event("invoice.paid", invoice))).status).toBe(200);
+    expect((await subscription(token)).latest_payment).toEqual(before);
   });
 
   it("acknowledges events Cutroom does not act on", async () => {
