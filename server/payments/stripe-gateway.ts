@@ -122,7 +122,8 @@ export function createStripeGateway(deps: StripeGatewayDeps): PaymentGateway {
 
   return {
     name: "stripe",
-    mode: deps.secretKey.startsWith("sk_live_") ? "live" : "test",
+    // Secret and restricted keys say which mode they are for; a test key makes the card form say "test mode".
+    mode: /^(sk|rk)_live_/.test(deps.secretKey) ? "live" : "test",
     publishableKey: deps.publishableKey,
     cardEndpoint: null,
 

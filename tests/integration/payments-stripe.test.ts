@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../server/config";
 import { PLAN_CATALOGUE } from "../../server/domain/plans";
 import { CARD_MESSAGES } from "../../server/payments/local-gateway";
+import { createStripeGateway } from "../../server/payments/stripe-gateway";
 import type { ChildProcess } from "node:child_process";
 import { bearer, listen, startTestServer, waitFor, type TestServer } from "./helpers";
 import { spawnServer } from "./server-process";
@@ -84,7 +85,7 @@ const stripeError = (status: number, error: Obj) => ({ status, body: { error } }
 const missing = (id: string) => stripeError(404, { type: "invalid_request_error", code: "resource_missing", message: `No such object: '${id}'`, param: "id" });
 
 /** An invoice with its payment (Stripe: the payment intent's outcome is on the intent). */
-function makeInvoice(sub: Obj, amount: number, reason: string, outcome: "paid" | "declined" | "none"): Obj {
+function makeInvoice(sub: Obj, amount: number, reason: string, outcome: "paid" | "declined" | "action" | "none"): Obj {
   const invoice: Obj = {
     id: newId("in"),
     object: "invoice",
@@ -102,7 +103,7 @@ function makeInvoice(sub: Obj, amount: number, reason: string, outcome: "paid" |
       id: newId("pi"),
       object: "payment_intent",
       amount,
-      status: outcome === "paid" ? "succeeded" : "requires_payment_method",
+      status: outcome === "paid" ? "succeeded" : outcome === "action" ? "requires_action" : "requires_payment_method",
       client_secret: `pi_secret_${randomBytes(6).toString("hex")}`,
       last_payment_error: outcome === "declined" ? { type: "card_error", code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." } : null,
     };
@@ -358,6 +359,8 @@ describe("configuration", () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
     expect(server.localGateway).toBeNull();
+    const mode = (secretKey: string) => createStripeGateway({ secretKey, publishableKey: "pk", webhookSecret: "whsec_x", prices: {} }).mode;
+    expect([mode("sk_live_x"), mode("rk_live_x"), mode("sk_test_x"), mode("rk_test_x")]).toEqual(["live", "live", "test", "test"]);
   });
 
   it("tells the card form it is Stripe in test mode with the publishable key (never the secret)", async () => {
@@ -614,6 +617,19 @@ describe("webhooks", () => {
     invoice.subscription = null;
     expect((await deliver(event("invoice.paid", invoice))).status).toBe(200);
     expect((await subscription(token)).latest_payment).toEqual(before);
+  });
+
+  it("invoice.payment_action_required answers the payment's client secret for the 3-D Secure step", async () => {
+    const { token, sub } = await subscribed();
+    const renewal = makeInvoice(sub, 3900, "subscription_cycle", "action");
+    expect((await deliver(event("invoice.payment_action_required", renewal))).status).toBe(200);
+    const intent = objects.get(renewal.payment_intent)!;
+    expect((await subscription(token)).latest_payment).toMatchObject({ status: "requires_action", amount: 3900, client_secret: intent.client_secret });
+    // Confirmed in the browser with Stripe.js, then Stripe says it is paid.
+    intent.status = "succeeded";
+    renewal.status = "paid";
+    expect((await deliver(event("invoice.paid", renewal))).status).toBe(200);
+    expect((await subscription(token)).latest_payment).toMatchObject({ status: "succeeded", client_secret: null });
   });
 
   it("acknowledges events Cutroom does not act on", async () => {
