@@ -216,12 +216,12 @@ async function main() {
 
   const catalogueFile = path.join(OUT, "catalogue.json");
   const previous = fs.existsSync(catalogueFile) ? (JSON.parse(fs.readFileSync(catalogueFile, "utf8")) as { tracks: CatalogueTrack[] }).tracks : [];
-  const todo = SPECS.filter((s) => !only || only.includes(s.slug));
+  const pending = SPECS.filter((s) => !only || only.includes(s.slug));
   const built = new Map<string, CatalogueTrack>();
   let next = 0;
   const worker = async () => {
-    while (next < todo.length) {
-      const spec = todo[next++] as TrackSpec;
+    while (next < pending.length) {
+      const spec = pending[next++] as TrackSpec;
       const started = Date.now();
       built.set(spec.slug, await buildOne(spec, compositions.get(spec.slug) as Composition, bitrate));
       console.log(`built ${spec.slug} in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -1,28 +1,13 @@
 import path from "node:path";
+import type { Selectable } from "kysely";
 import type { Db } from "./index";
+import type { SongsTable } from "./schema";
 
 /**
  * A song the server knows (migration 0023). Tag lists are JSON string arrays; `available` 0 when its file went
  * away (the row stays so a project's bgm_id never points at another song).
  */
-export interface SongRow {
-  id: number;
-  source: "catalogue" | "library";
-  key: string;
-  title: string;
-  author: string;
-  genre_tags: string;
-  instrument_tags: string;
-  video_theme_tags: string;
-  licence_id: string;
-  attribution: string | null;
-  duration_ms: number;
-  loop_start_ms: number | null;
-  loop_end_ms: number | null;
-  energy: number | null;
-  tempo: number | null;
-  available: number;
-}
+export type SongRow = Omit<Selectable<SongsTable>, "file_size" | "file_mtime_ms" | "created_at" | "updated_at">;
 
 /** What the sync writes for one song it found (file size and mtime tell it later whether to probe again). */
 export interface SongInput {
