@@ -39,7 +39,7 @@ const readJson = (file: string) => {
 console.log("\n━━ build ━━");
 let built = true;
 try {
-  buildIfNeeded(path.join(root, "dist"));
+  await buildIfNeeded(path.join(root, "dist"));
 } catch (error) {
   console.error(error);
   built = false;

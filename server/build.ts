@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { compressDist } from "./precompress";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SOURCES = ["src", "workers", "sw", "api", "locales", "public", "index.html", "vite.config.ts", "lingui.config.ts", "package.json"];
@@ -20,7 +21,7 @@ function newestMtime(entry: string): number {
 }
 
 /** Builds the PWA (and compiles the catalogs) only when a source is newer than the last build. */
-export function buildIfNeeded(staticDir: string) {
+export async function buildIfNeeded(staticDir: string) {
   const stamp = path.join(staticDir, STAMP);
   const built = fs.statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
   const newest = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
@@ -37,6 +38,7 @@ export function buildIfNeeded(staticDir: string) {
       throw new Error(`Build step failed: ${args.join(" ")}`);
     }
   }
+  await compressDist(staticDir);
   fs.writeFileSync(stamp, new Date().toISOString());
 }
 

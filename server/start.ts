@@ -4,7 +4,7 @@ import { run } from "./main";
 
 const config = loadConfig();
 try {
-  buildIfNeeded(config.staticDir);
+  await buildIfNeeded(config.staticDir);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);

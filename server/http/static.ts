@@ -13,6 +13,8 @@ export async function registerStaticApp(app: FastifyInstance, staticDir: string)
       root: staticDir,
       wildcard: false,
       index: false,
+      // dist/ holds .br and .gz copies written at build time (scripts/compress-dist.ts).
+      preCompressed: true,
       setHeaders(res, filePath) {
         const rel = path.relative(staticDir, filePath);
         // Hashed bundles never change; the shell and the service worker must always be revalidated.
