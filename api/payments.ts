@@ -102,11 +102,13 @@ export const PaymentMethod = z.object({
   exp_year: z.number().int(),
   name: z.string().nullable(),
 });
+export type PaymentMethod = z.infer<typeof PaymentMethod>;
 export const PaymentMethodList = z.object({ data: z.array(PaymentMethod) });
 export const PaymentMethodBody = z.object({ payment_method: z.string().min(1).max(255) }).strict();
 export const PaymentMethodId = z.object({ id: z.string().min(1).max(255) });
 
 export const SetupIntent = z.object({ client_secret: z.string(), payment_mode: PaymentMode });
+export type SetupIntent = z.infer<typeof SetupIntent>;
 
 /** Cents → US$ with two decimals (SPEC §9). */
 export const centsToDollars = (cents: number) => (cents / 100).toFixed(2);

@@ -116,6 +116,7 @@ export const Limits = z.object({
   upload_max_length_minutes: z.number(),
   upload_max_size_mb: z.number(),
 });
+export type Limits = z.infer<typeof Limits>;
 
 /** What the user still has (SPEC §3 Quotas). */
 export const Quotas = z.object({

@@ -17,6 +17,7 @@ import { createTranscriptActions } from "./transcript";
 import { createSubtitleActions } from "./subtitles";
 import { createWaveformActions } from "./waveform";
 import { createMusicActions } from "./music";
+import { createPaymentActions } from "./payments";
 import { createUploader } from "./uploads";
 import { createProgressStream } from "./progress";
 import type { ProjectDraftRow, UploadRole, UploadRow } from "../src/db";
@@ -68,6 +69,7 @@ export function createActions(db: CutroomDb, call: ApiCall) {
     ...createTranscriptActions(db, ordered, outbox, scenes.loadStoryboard),
     ...createWaveformActions(db, call),
     ...createMusicActions(db, call, outbox),
+    ...createPaymentActions(db, call),
 
     /** The app's wish for live progress: some project is busy and the page is visible and online (issue 13). */
     watchProgress: (on: boolean) => progress.setWanted(on),

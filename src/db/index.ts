@@ -7,6 +7,8 @@ import type { Project } from "../../api/projects";
 import type { z } from "zod";
 import type { Highlights, CreateProjectBody } from "../../api/projects";
 import type { Quotas } from "../../api/user";
+import type { Limits } from "../../api/user";
+import type { PaymentMethod, SubscriptionInfo } from "../../api/payments";
 import type { RouteName } from "../../api/routes";
 import type { Failure } from "../../workers/status";
 import type { YoutubeConnection } from "../../api/youtube";
@@ -44,7 +46,11 @@ export type MetaRow =
   /** The Translate page's languages (issue 14): what GET /projects/{id}/translate/options said, and when. */
   | { key: `translate:${number}`; value: TranslateOptions & { fetchedAt: string } }
   /** The music picker's songs (issue 15): when GET /bgms last filled the `songs` table. */
-  | { key: "songs"; value: { total: number; fetchedAt: string } };
+  | { key: "songs"; value: { total: number; fetchedAt: string } }
+  /** The /account page (issue 16): the plan's limits, the subscription and the saved cards, as last fetched. */
+  | { key: "limits"; value: Limits & { fetchedAt: string } }
+  | { key: "subscription"; value: SubscriptionInfo & { fetchedAt: string } }
+  | { key: "paymentMethods"; value: { data: PaymentMethod[]; fetchedAt: string } };
 
 export type ProgressStreamState = "live" | "retrying" | "off";
 
