@@ -1,5 +1,5 @@
 import { useCallback, useState } from "react";
-import { formatGB } from "../lib/format";
+import { formatDecimal1, formatGB } from "../lib/format";
 
 /** Remembers, per device, that persistent storage was asked for (Firefox asks the person; once is enough). */
 export const PERSIST_KEY = "cutroom:storage-persist";
@@ -32,7 +32,7 @@ const MB = 1024 ** 2;
 const GB = 1024 ** 3;
 
 /** GB (1024³) with one decimal from 1 GB, MB (1048576) with one decimal below (SPEC §9). */
-export const formatGBorMB = (bytes: number) => (bytes >= GB ? `${formatGB(bytes)} GB` : `${(Math.max(0, bytes) / MB).toFixed(1)} MB`);
+export const formatGBorMB = (bytes: number) => (bytes >= GB ? `${formatGB(bytes)} GB` : `${formatDecimal1(Math.max(0, bytes) / MB)} MB`);
 
 /** The estimate as the account menu shows it. */
 export function storageUse(estimate: StorageEstimate | null | undefined): StorageUse | null {

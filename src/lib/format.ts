@@ -1,12 +1,20 @@
+import { i18n } from "@lingui/core";
 import type { Locale } from "../../api/locales";
 
 const GB = 1024 ** 3;
 
-/** Bytes as GB (1024³) with one decimal, e.g. "1.5". */
-export const formatGB = (bytes: number) => (Math.max(0, bytes) / GB).toFixed(1);
+/**
+ * A number with one decimal, written the way the interface language writes it ("1.5" in English, "1,5" in
+ * German and Portuguese; issue 18). The active interface language unless one is named.
+ */
+export const formatDecimal1 = (value: number, locale: string | undefined = i18n.locale || undefined) =>
+  new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: true }).format(value);
+
+/** Bytes as GB (1024³) with one decimal, e.g. "1.5" (or "1,5"). */
+export const formatGB = (bytes: number, locale?: string) => formatDecimal1(Math.max(0, bytes) / GB, locale);
 
 /** The storage badge: "used / max GB". */
-export const formatStorage = (used: number, max: number) => `${formatGB(used)} / ${formatGB(max)} GB`;
+export const formatStorage = (used: number, max: number, locale?: string) => `${formatGB(used, locale)} / ${formatGB(max, locale)} GB`;
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
@@ -26,11 +34,11 @@ const MB = 1024 ** 2;
 const KB = 1024;
 
 /** A file size with one decimal: GB (1024³) from 1 GB, MB (1048576) from 0.1 MB, KB below. */
-export function formatSize(bytes: number): string {
+export function formatSize(bytes: number, locale?: string): string {
   const value = Math.max(0, bytes);
-  if (value >= GB) return `${formatGB(value)} GB`;
-  if (value >= MB / 10) return `${(value / MB).toFixed(1)} MB`;
-  return `${(value / KB).toFixed(1)} KB`;
+  if (value >= GB) return `${formatGB(value, locale)} GB`;
+  if (value >= MB / 10) return `${formatDecimal1(value / MB, locale)} MB`;
+  return `${formatDecimal1(value / KB, locale)} KB`;
 }
 
 /** A length as mm:ss, or h:mm:ss from one hour up. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, formatGB, formatStorage, formatUsd } from "../../src/lib/format";
+import { formatDate, formatGB, formatSize, formatStorage, formatUsd } from "../../src/lib/format";
 import { defaultLocale } from "../../src/i18n/locale";
 import { remainingQuotas } from "../../server/domain/quotas";
 
@@ -14,6 +14,15 @@ describe("storage in GB (SPEC §9)", () => {
 
   it("shows used / max GB on the badge", () => {
     expect(formatStorage(512 * 1024 ** 2, 5 * 1024 ** 3)).toBe("0.5 / 5.0 GB");
+  });
+
+  it("writes the decimal the way each interface language does (issue 18)", () => {
+    const size = 1.25 * 1024 ** 3;
+    expect(formatSize(size, "en")).toBe("1.3 GB");
+    for (const locale of ["de", "pt-BR", "es", "it", "fr"]) expect(formatSize(size, locale)).toBe("1,3 GB");
+    expect(formatStorage(1024 ** 3, 150 * 1024 ** 3, "de")).toBe("1,0 / 150,0 GB");
+    expect(formatSize(300 * 1024 ** 2, "pt-BR")).toBe("300,0 MB");
+    expect(formatGB(1500 * 1024 ** 3, "en")).toBe("1,500.0");
   });
 });
 

@@ -14,7 +14,7 @@ describe("storage use in the account menu", () => {
   it("shows MB below 1 GB and GB from 1 GB, one decimal", () => {
     expect(formatGBorMB(0)).toBe("0.0 MB");
     expect(formatGBorMB(12.34 * 1024 ** 2)).toBe("12.3 MB");
-    expect(formatGBorMB(1023.9 * 1024 ** 2)).toBe("1023.9 MB");
+    expect(formatGBorMB(1023.9 * 1024 ** 2)).toBe("1,023.9 MB"); // grouped the way the language groups digits
     expect(formatGBorMB(1024 ** 3)).toBe("1.0 GB");
     expect(formatGBorMB(2.56 * 1024 ** 3)).toBe("2.6 GB");
   });
