@@ -98,18 +98,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerNoStore(app);
 
+  // Issue 16: with Stripe, Stripe.js loads from js.stripe.com, talks to api.stripe.com and shows its card
+  // field and 3-D Secure pages in frames (Stripe's CSP guide); nothing of Stripe is allowed otherwise.
+  const stripe = config.payments.gateway.kind === "stripe";
+  const frames = [...(config.captcha.provider === "recaptcha" ? ["https://www.google.com"] : []), ...(stripe ? ["https://js.stripe.com", "https://hooks.stripe.com"] : [])];
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...(config.captcha.provider === "recaptcha" ? ["https://www.google.com", "https://www.gstatic.com"] : [])],
+        scriptSrc: ["'self'", ...(config.captcha.provider === "recaptcha" ? ["https://www.google.com", "https://www.gstatic.com"] : []), ...(stripe ? ["https://js.stripe.com"] : [])],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:", "blob:"],
         // The quick-tips video may live on a CDN.
         mediaSrc: ["'self'", "blob:", new URL(config.links.tipsVideo).origin],
         workerSrc: ["'self'", "blob:"],
-        connectSrc: ["'self'"],
-        frameSrc: config.captcha.provider === "recaptcha" ? ["https://www.google.com"] : ["'none'"],
+        connectSrc: ["'self'", ...(stripe ? ["https://api.stripe.com"] : [])],
+        frameSrc: frames.length ? frames : ["'none'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],
