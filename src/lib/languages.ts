@@ -19,4 +19,10 @@ export const MEDIA_LANGUAGE_NAMES: Record<MediaLanguage, MessageDescriptor> = {
 export const NO_SPEECH = "none";
 export type FileLanguageChoice = MediaLanguage | typeof NO_SPEECH;
 
+/** The spoken language a new file starts with: the one of the interface (issue 18), English otherwise. */
+export function spokenLanguageFor(interfaceLocale: string): MediaLanguage {
+  const byInterface: Record<string, MediaLanguage> = { en: "en-US", "pt-BR": "pt-BR", es: "es-ES", it: "it-IT", fr: "fr-FR", de: "de-DE" };
+  return byInterface[interfaceLocale] ?? "en-US";
+}
+
 export const isMediaLanguage = (value: unknown): value is MediaLanguage => (MEDIA_LANGUAGES as readonly unknown[]).includes(value);

@@ -35,10 +35,8 @@ test("a creator uploads a talk, configures it, watches it being made and plays t
   await expect(row).toBeVisible();
   await expect(row.getByText(/0\.2 MB · 00:\d\d/)).toBeVisible();
 
-  // A language is required for every video and audio.
-  await page.getByRole("button", { name: "Upload 1 file" }).click();
-  await expect(page.getByText("Select languages for all videos or audios")).toBeVisible();
-  await expect(page).toHaveURL(/\/new$/);
+  // Every video and audio has a spoken language: it starts as the interface's (issue 18).
+  await expect(row.getByRole("button", { name: /Spoken language/ })).toContainText("English (US)");
   await chooseFileLanguage(page, "talk.mp4", "English (US)");
   await page.getByRole("button", { name: "Upload 1 file" }).click();
 
@@ -47,11 +45,14 @@ test("a creator uploads a talk, configures it, watches it being made and plays t
   await expect(page.getByRole("heading", { name: "Configure your project" })).toBeVisible();
   await expect(page.getByLabel("Project name")).toHaveValue("talk");
   await expect(page.getByRole("button", { name: /Spoken language/ })).toContainText("English (US)");
+  // The style starts on Video (issue 18); "Video plus music" switches the music on.
+  await expect(page.getByRole("radio", { name: /^Video Your footage/ })).toBeChecked();
+  await page.getByLabel("Project name").fill("");
   await page.getByRole("button", { name: "Create project" }).click();
-  await expect(page.getByText("This field is required")).toBeVisible(); // the style
+  await expect(page.getByText("This field is required")).toBeVisible(); // the name
   await page.getByLabel("Project name").fill("My first talk");
-  await page.getByText("Video", { exact: true }).click();
-  await page.getByText("Automatic music", { exact: true }).click();
+  await page.getByText("Video plus music", { exact: true }).click();
+  await expect(page.getByRole("switch", { name: "Automatic music" })).toBeChecked();
   await expect(page.getByRole("switch", { name: "Music in the intro" })).toBeVisible();
   await page.getByRole("button", { name: "Create project" }).click();
 

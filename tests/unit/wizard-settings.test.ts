@@ -1,12 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_WIZARD_SETTINGS, errorsAfterEdit, settingsTouched, validateSettings, type WizardSettings } from "../../src/features/wizard/settings";
+import { DEFAULT_WIZARD_SETTINGS, errorsAfterEdit, settingsTouched, validateSettings, withStyle, type WizardSettings } from "../../src/features/wizard/settings";
+import { spokenLanguageFor } from "../../src/lib/languages";
 
 const filled: WizardSettings = { ...DEFAULT_WIZARD_SETTINGS, name: "  My talk ", locale: "en-US", style: "video" };
 
 describe("the wizard's step 2 (SPEC §5 Project and upload, Settings)", () => {
   it("needs a name, a spoken language and a style", () => {
-    const result = validateSettings(DEFAULT_WIZARD_SETTINGS);
+    const result = validateSettings({ ...DEFAULT_WIZARD_SETTINGS, style: null });
     expect(result).toEqual({ ok: false, fields: { name: "required", locale: "required", style: "required" } });
+  });
+  it("starts with a style, so only the name and language can be missing (issue 18)", () => {
+    expect(DEFAULT_WIZARD_SETTINGS.style).toBe("video");
+    expect(validateSettings({ ...DEFAULT_WIZARD_SETTINGS, name: "Talk", locale: "de-DE" }).ok).toBe(true);
+  });
+  it("switches automatic music on with the music styles and off with plain video (issue 18)", () => {
+    expect(withStyle(filled, "video_music")).toMatchObject({ style: "video_music", automaticMusic: true });
+    expect(withStyle(filled, "music").automaticMusic).toBe(true);
+    expect(withStyle({ ...filled, automaticMusic: true }, "video")).toMatchObject({ style: "video", automaticMusic: false });
+  });
+  it("gives new files the interface's spoken language (issue 18)", () => {
+    expect(["en", "pt-BR", "es", "it", "fr", "de"].map(spokenLanguageFor)).toEqual(["en-US", "pt-BR", "es-ES", "it-IT", "fr-FR", "de-DE"]);
+    expect(spokenLanguageFor("xx")).toBe("en-US");
   });
   it("refuses a name over 140 characters", () => {
     const result = validateSettings({ ...filled, name: "x".repeat(141) });

@@ -3,6 +3,7 @@ import { useState } from "react";
 import type { MediaKind } from "../../../api/media";
 import { db } from "../../db";
 import { toast } from "../../ui/Toast";
+import { spokenLanguageFor } from "../../lib/languages";
 import { worker } from "../../worker";
 import { checkNewFiles, mediaKindOf } from "./checks";
 import { activeUploads } from "./hooks";
@@ -56,7 +57,14 @@ export function useAddFiles() {
       for (const { file, reason } of refused) toast(refusalToast(i18n, reason, file.name, quotas));
       if (accepted.length > 0) {
         await worker.addUploads(
-          accepted.map(({ file, kind, durationSeconds }) => ({ file, kind, durationSeconds, locale: null, role: "main" as const })),
+          // Videos and audios start in the interface's language (issue 18); the person changes it or picks no speech.
+          accepted.map(({ file, kind, durationSeconds }) => ({
+            file,
+            kind,
+            durationSeconds,
+            locale: kind === "image" ? null : spokenLanguageFor(i18n.locale),
+            role: "main" as const,
+          })),
         );
       }
     } finally {

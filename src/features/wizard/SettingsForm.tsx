@@ -9,7 +9,7 @@ import { RadioGroup } from "../../ui/RadioGroup";
 import { Select } from "../../ui/Select";
 import { Switch } from "../../ui/Switch";
 import { TextField } from "../../ui/TextField";
-import type { AudioType, ProjectStyle, WizardSettings } from "./settings";
+import { withStyle, type AudioType, type ProjectStyle, type WizardSettings } from "./settings";
 
 export interface SettingsFormProps {
   value: WizardSettings;
@@ -87,7 +87,7 @@ export function SettingsForm({ value, onChange, errors, isDisabled, onSubmit, ch
           name="style"
           isRequired
           value={value.style}
-          onChange={set("style")}
+          onChange={(style) => onChange(withStyle(value, style))}
           errorMessage={errors.style}
           options={[
             { id: "video", label: t`Video`, description: t`Your footage with its own sound` },

@@ -28,7 +28,8 @@ export const DEFAULT_WIZARD_SETTINGS: WizardSettings = {
   name: "",
   title: "",
   locale: null,
-  style: null,
+  // Issue 18: a style is chosen from the start (the footage with its own sound), so a newcomer is not stopped by it.
+  style: "video",
   audioType: "speech",
   autoCut: true,
   automaticMusic: false,
@@ -42,6 +43,12 @@ export const DEFAULT_WIZARD_SETTINGS: WizardSettings = {
 };
 
 type DraftSettings = ProjectDraftRow["settings"];
+
+/**
+ * Choosing a style sets the music to match it (issue 18: "Video plus music" left the music off): music and
+ * video plus music switch automatic music on, plain video switches it off. The switch stays the person's to change.
+ */
+export const withStyle = (form: WizardSettings, style: ProjectStyle): WizardSettings => ({ ...form, style, automaticMusic: style !== "video" });
 const bit = (on: boolean) => (on ? 1 : 0) as 0 | 1;
 const Schema = CreateProjectBody.omit({ media: true });
 
