@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Promotion } from "./promotion";
 
 /** What the server tells the app about how it is set up. Nothing secret. */
 export const PublicConfig = z.object({
@@ -22,6 +23,8 @@ export const PublicConfig = z.object({
   push: z.object({ vapidPublicKey: z.string().nullable() }),
   /** Video-site export: false when the server has no YouTube credentials (the app says it is temporarily unavailable). */
   youtube: z.object({ available: z.boolean() }).optional(),
+  /** The seasonal promotion (issue 16) while its window has not ended; absent when none is configured. */
+  promotion: Promotion.nullable().optional(),
 });
 export type PublicConfig = z.infer<typeof PublicConfig>;
 

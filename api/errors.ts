@@ -79,6 +79,11 @@ export const ErrorCode = z.enum([
   "translate_unreachable",
   "translate_bad_response",
   "translate_engine_failed",
+  // Deals-marketplace licences (issue 16): unknown code, spent code, a tier the account already has, a paid subscription still renewing.
+  "licence_invalid",
+  "licence_used",
+  "licence_held",
+  "licence_subscription_active",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

@@ -11,6 +11,7 @@ import { ProjectWords } from "./subtitles";
 import { PickSongBody, Song, SongId, SongList, SongsQuery } from "./music";
 import { PushSubscribeBody, PushSubscriptionInfo, PushUnsubscribeBody, PushUnsubscribed } from "./push";
 import { Plan, PlanInterval } from "./plans";
+import { LicenceRedeemBody, UpgradeLink, UserHash } from "./licences";
 import { CouponCheck, CouponQuery, PaymentMethod, PaymentMethodBody, PaymentMethodId, PaymentMethodList, SetupIntent, SubscriptionInfo, SubscriptionUpdate, SubscriptionUpdateBody } from "./payments";
 import { LibraryCreateBody, LibraryCreateResponse, LibraryItem, LibraryListQuery, LibraryProjectSearchQuery, LibraryScenesQuery, LibrarySearchQuery, MediaFile, Paginated } from "./media";
 import { CutRangeBody, Scene, SceneId, Scenes, SceneUpdateBody, Storyboard, StoryboardBody, StoryboardQuery, TrimBody } from "./scenes";
@@ -155,6 +156,11 @@ export const routes = {
   "paymentMethods.add": route({ method: "POST", path: "/user/payment/methods", auth: "user", summary: "Save a card the gateway confirmed through a setup intent (payment_method id)", body: PaymentMethodBody, response: PaymentMethod, status: 201 }),
   "paymentMethods.remove": route({ method: "DELETE", path: "/user/payment/methods/:id", auth: "user", summary: "Remove a saved card", params: PaymentMethodId, response: PaymentMethodList }),
   "payment.setupIntent": route({ method: "GET", path: "/user/payment/setupintent", auth: "user", summary: "A setup intent's client_secret for the card form, and whether payments are in test mode", response: SetupIntent, mutation: true }),
+  // Deals-marketplace licences and the support-chat and referral hashes (SPEC §7, issue 16).
+  "licence.redeem": route({ method: "POST", path: "/user/licence/redeem", auth: "user", summary: "Redeem a deals-marketplace licence code: the account gets its lifetime tier ({product}_tierN; rate-limited)", body: LicenceRedeemBody, response: User }),
+  "appsumo.upgradeLink": route({ method: "GET", path: "/user/appsumo/upgradelink", auth: "user", summary: "The marketplace's page to change the redeemed licence's tier (404: none configured or no licence)", response: UpgradeLink }),
+  "user.tawktoHash": route({ method: "GET", path: "/user/tawkto/hash", auth: "user", summary: "The support chat's secure-mode hash of the user's e-mail (404: not configured)", response: UserHash }),
+  "user.impactHash": route({ method: "GET", path: "/user/impact/hash", auth: "user", summary: "The referral programme's hash of the user's id (404: not configured)", response: UserHash }),
 } as const;
 
 export type Routes = typeof routes;

@@ -103,6 +103,20 @@ const EnvSchema = z.object({
   RATE_LIMIT_CARDS: z.coerce.number().int().min(1).default(30),
   /** How often the local gateway looks for trials ending and periods to renew. */
   PAYMENTS_TICK_SECONDS: z.coerce.number().min(1).default(60),
+  /** Licence redemptions per minute per user (issue 16: no guessing codes). */
+  RATE_LIMIT_LICENCE: z.coerce.number().int().min(1).default(10),
+  /** The deals marketplace's upgrade page for a redeemed licence; `{uuid}` becomes the licence's uuid. Unset: no upgrade link. */
+  APPSUMO_UPGRADE_URL: z.string().url().optional(),
+  /** tawk.to's JavaScript API key (secure mode): GET /user/tawkto/hash answers HMAC-SHA256 of the e-mail with it. */
+  TAWKTO_SECRET: z.string().min(1).optional(),
+  /** The referral (affiliate) programme's secret: GET /user/impact/hash answers HMAC-SHA256 of the user id with it. */
+  IMPACT_SECRET: z.string().min(1).optional(),
+  /** The seasonal promotion's window (ISO date-times with an offset or Z); unset: no promotion. */
+  PROMOTION_START: z.iso.datetime({ offset: true }).optional(),
+  PROMOTION_END: z.iso.datetime({ offset: true }).optional(),
+  /** The promotion's coupon codes for yearly and monthly plans (coupons of the plans file; at least one). */
+  PROMOTION_COUPON_ANNUAL: z.string().trim().min(1).max(64).optional(),
+  PROMOTION_COUPON_MONTHLY: z.string().trim().min(1).max(64).optional(),
   /** Stripe (issue 16): all three set → the Stripe adapter; none set → the local gateway. */
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().min(1).optional(),
@@ -187,7 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       recaptchaSiteKey: e.RECAPTCHA_SITE_KEY ?? null,
       recaptchaSecret: e.RECAPTCHA_SECRET ?? null,
     },
-    rateLimits: { login: e.RATE_LIMIT_LOGIN, loginPerIp: e.RATE_LIMIT_LOGIN_IP ?? 5 * e.RATE_LIMIT_LOGIN, register: e.RATE_LIMIT_REGISTER, resend: e.RATE_LIMIT_RESEND, uploads: e.RATE_LIMIT_UPLOADS, coupon: e.RATE_LIMIT_COUPON, cards: e.RATE_LIMIT_CARDS },
+    rateLimits: { login: e.RATE_LIMIT_LOGIN, loginPerIp: e.RATE_LIMIT_LOGIN_IP ?? 5 * e.RATE_LIMIT_LOGIN, register: e.RATE_LIMIT_REGISTER, resend: e.RATE_LIMIT_RESEND, uploads: e.RATE_LIMIT_UPLOADS, coupon: e.RATE_LIMIT_COUPON, cards: e.RATE_LIMIT_CARDS, licence: e.RATE_LIMIT_LICENCE },
     uploadExpiryMs: e.UPLOAD_EXPIRY_HOURS * 3600_000,
     links: {
       newAiApp: e.NEW_AI_URL,
@@ -220,6 +234,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       syncEveryMs: Math.round(e.MUSIC_SYNC_MINUTES * 60_000),
     },
     // Issue 16: Stripe when its keys are set, else the local gateway (Stripe's test-card semantics, no real money).
+    // Issue 16: partner licences, the support-chat and referral hashes, the seasonal promotion (all off by default).
+    licences: { upgradeUrl: e.APPSUMO_UPGRADE_URL ?? null },
+    userHashes: { tawkto: e.TAWKTO_SECRET ?? null, impact: e.IMPACT_SECRET ?? null },
+    promotion: promotionConfig(e),
     payments: {
       gateway: stripeConfig(e),
       plansFile: e.PLANS_FILE ? path.resolve(e.PLANS_FILE) : null,
@@ -233,6 +251,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       vapidSubject: e.VAPID_SUBJECT ?? `mailto:${mailAddress(e.MAIL_FROM) ?? "admin@localhost"}`,
     },
   } as const;
+}
+
+/**
+ * The seasonal promotion (SPEC §1, §9): a window and at least one coupon code, all or nothing. Whether the
+ * codes are coupons of the catalogue is checked at start (server/main.ts), once the catalogue is read.
+ */
+function promotionConfig(e: { PROMOTION_START?: string; PROMOTION_END?: string; PROMOTION_COUPON_ANNUAL?: string; PROMOTION_COUPON_MONTHLY?: string }) {
+  const any = e.PROMOTION_START || e.PROMOTION_END || e.PROMOTION_COUPON_ANNUAL || e.PROMOTION_COUPON_MONTHLY;
+  if (!any) return null;
+  if (!e.PROMOTION_START || !e.PROMOTION_END) throw new Error("Invalid configuration: set PROMOTION_START and PROMOTION_END together");
+  if (!e.PROMOTION_COUPON_ANNUAL && !e.PROMOTION_COUPON_MONTHLY) throw new Error("Invalid configuration: a promotion needs PROMOTION_COUPON_ANNUAL or PROMOTION_COUPON_MONTHLY");
+  const startsAt = new Date(e.PROMOTION_START).toISOString();
+  const endsAt = new Date(e.PROMOTION_END).toISOString();
+  if (endsAt <= startsAt) throw new Error("Invalid configuration: PROMOTION_END must come after PROMOTION_START");
+  return {
+    startsAt,
+    endsAt,
+    coupons: { year: e.PROMOTION_COUPON_ANNUAL?.toUpperCase() ?? null, month: e.PROMOTION_COUPON_MONTHLY?.toUpperCase() ?? null },
+  };
 }
 
 /** The Stripe keys: all or none (a half-configured Stripe would take cards it can never be told about). */

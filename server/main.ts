@@ -39,6 +39,7 @@ import { createMusic } from "./services/music";
 import { createPayments, type Payments } from "./services/payments";
 import { createLocalGateway, type LocalGateway } from "./payments/local-gateway";
 import { loadCatalogue } from "./payments/catalogue";
+import { checkPromotionCoupons } from "./payments/promotion";
 import { createStripeGateway } from "./payments/stripe-gateway";
 import { systemClock, type Clock } from "./payments/gateway";
 import { createHmac } from "node:crypto";
@@ -77,6 +78,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   await migrate(db);
   // Issue 16: the operator's PLANS_FILE (plans and coupons) or the shipped catalogue; a broken file stops the start.
   const catalogue = loadCatalogue(config.payments.plansFile);
+  if (config.promotion) checkPromotionCoupons(config.promotion, catalogue);
   await seedPlans(db, catalogue);
   const secret = config.appSecret ?? (await getOrCreateSetting(db, "app_secret", randomSecret));
   const paymentsClock = overrides.paymentsClock ?? systemClock;

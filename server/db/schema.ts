@@ -86,7 +86,23 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   payments: PaymentsTable;
   local_gateway_objects: LocalGatewayObjectsTable;
+  licences: LicencesTable;
 }
+
+/** Issue 16 (migration 0027): deals-marketplace licence codes, kept as hashes. */
+export interface LicencesTable {
+  id: Generated<number>;
+  code_hash: string;
+  uuid: string;
+  product: string;
+  tier: number;
+  status: "available" | "redeemed";
+  redeemed_by: number | null;
+  redeemed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type LicenceRow = Selectable<LicencesTable>;
 
 /** Issue 16 (migration 0024): our mirror of the gateway's subscription, one row per user. */
 export interface SubscriptionsTable {

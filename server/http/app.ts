@@ -47,6 +47,7 @@ import type { Music } from "../services/music";
 import type { Payments } from "../services/payments";
 import type { LocalGateway } from "../payments/local-gateway";
 import { localGatewayRoutes, paymentRoutes } from "./resources/payments";
+import { licenceRoutes } from "./resources/licences";
 
 export interface AppDeps {
   config: Config;
@@ -174,6 +175,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           "handoff.exchange": perMinute(config.rateLimits.login, (ip) => `handoff:${ip}`),
           // No guessing coupon codes (issue 16): per user, whatever the client.
           "payment.coupon": perMinute(config.rateLimits.coupon, (ip, _b, token) => `coupon:${token ?? ip}`),
+          // Nor licence codes: per user, whatever the client.
+          "licence.redeem": perMinute(config.rateLimits.licence, (ip, _b, token) => `licence:${token ?? ip}`),
         },
       };
       // Before the routes: it hooks into each one as it is registered.
@@ -193,6 +196,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       fileRoutes(api, deps);
       shareRoutes(api, hooks, deps);
       paymentRoutes(api, hooks, deps.payments);
+      licenceRoutes(api, hooks, deps);
     },
     { prefix: API_BASE },
   );

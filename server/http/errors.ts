@@ -69,6 +69,10 @@ const STATUS: Record<ErrorCode, number> = {
   translate_unreachable: 502,
   translate_bad_response: 502,
   translate_engine_failed: 502,
+  licence_invalid: 422,
+  licence_used: 409,
+  licence_held: 409,
+  licence_subscription_active: 409,
 };
 
 export const statusOf = (code: ErrorCode) => STATUS[code];

@@ -10,7 +10,7 @@ import { findPlan } from "../db/plans";
 import { usageOf } from "../db/media";
 import { findUserByEmail, findUserById, insertUser, normaliseEmail, updateUser } from "../db/users";
 import { DEFAULT_TOKEN_LIFETIME, issueToken, revokeToken, sha256, type TokenLifetime } from "../db/tokens";
-import { FREE_PLAN_ID } from "../domain/plans";
+import { FREE_PLAN_ID, lifetimePlanId } from "../domain/plans";
 import { BYTES_PER_GB, remainingQuotas } from "../domain/quotas";
 import { usageWindowStart } from "../domain/billing";
 import type { Mailer } from "../notify/mail";
@@ -48,6 +48,10 @@ export function createAccounts(deps: AccountsDeps) {
   const tokenLifetime = deps.tokenLifetime ?? DEFAULT_TOKEN_LIFETIME;
 
   async function planOf(user: UserRow): Promise<PlanRow> {
+    // A lifetime tier (bought, or a partner licence `{product}_tierN`) gives its lifetime plan's limits, whatever a subscription did.
+    const lifetime = lifetimePlanId(user.ltd_tier);
+    const lifetimePlan = lifetime ? await findPlan(db, lifetime) : undefined;
+    if (lifetimePlan) return lifetimePlan;
     return (await findPlan(db, user.plan_id)) ?? (await findPlan(db, FREE_PLAN_ID))!;
   }
 

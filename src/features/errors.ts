@@ -67,6 +67,10 @@ const CODE_MESSAGES: Record<ErrorCode, MessageDescriptor> = {
   translate_unreachable: msg`The translation service could not be reached. Try again later, or ask an operator to check TRANSLATE_URL.`,
   translate_bad_response: msg`The translation service gave an answer Cutroom could not read. Try again later.`,
   translate_engine_failed: msg`The translation engine on this server failed. Translate again; if it fails again, ask an operator to check Apertium.`,
+  licence_invalid: msg`This licence code is not valid. Check it and try again.`,
+  licence_used: msg`This licence code has already been redeemed.`,
+  licence_held: msg`Your account already has this lifetime tier or a higher one.`,
+  licence_subscription_active: msg`You have a paid subscription. Cancel its renewal first (choose the free plan), then redeem your licence.`,
 };
 
 /** The message of one error code in the user's language (a failed subtitle set's `error`, issue 14). */

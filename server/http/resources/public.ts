@@ -6,6 +6,7 @@ import { FREE_PLAN_ID } from "../../domain/plans";
 import type { CaptchaProvider } from "../../services/captcha";
 import { notFound } from "../../services/errors";
 import { registerRoutes, type RouteHooks } from "../register";
+import { publicPromotion } from "../../payments/promotion";
 
 const toPlan = toApiPlan;
 
@@ -20,6 +21,7 @@ export function publicRoutes(app: FastifyInstance, hooks: RouteHooks, deps: { co
       betaHost: config.betaHost,
       push: { vapidPublicKey: deps.vapidPublicKey },
       youtube: { available: config.youtube !== null },
+      promotion: await publicPromotion(db, config.promotion, Date.now()),
     }),
     "captcha.challenge": async () => {
       const challenge = await captcha.challenge();
