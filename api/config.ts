@@ -13,7 +13,8 @@ export const PublicConfig = z.object({
     help: z.string(),
     contact: z.string(),
     terms: z.string(),
-    forgotPassword: z.string(),
+    /** An external password-reset page; null: the app's own reset by e-mail (/forgot-password). */
+    forgotPassword: z.string().nullable(),
     aiProduct: z.string(),
     tipsVideo: z.string(),
   }),

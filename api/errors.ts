@@ -14,6 +14,8 @@ export const ErrorCode = z.enum([
   "link_invalid",
   "link_expired",
   "code_invalid",
+  // A password reset link that is unknown, used or past its 60 minutes (issue 16).
+  "reset_link_invalid",
   "payload_too_large",
   "internal",
   // Uploads and quotas (SPEC §8).
@@ -97,6 +99,9 @@ export const FieldErrorCode = z.enum([
   "passwords_different",
   "terms_required",
   "email_taken",
+  // Issue 16: the current password given to confirm a change is wrong; the new address is the current one.
+  "password_wrong",
+  "email_unchanged",
   "invalid",
 ]);
 export type FieldErrorCode = z.infer<typeof FieldErrorCode>;

@@ -11,6 +11,7 @@ import { ProjectWords } from "./subtitles";
 import { PickSongBody, Song, SongId, SongList, SongsQuery } from "./music";
 import { PushSubscribeBody, PushSubscriptionInfo, PushUnsubscribeBody, PushUnsubscribed } from "./push";
 import { Plan, PlanInterval } from "./plans";
+import { AccountDeleteBody, DataExportLink, EmailChangeBody, ForgotPasswordBody, PasswordChangeBody, PendingEmail, ResetPasswordBody, SessionsRevoked } from "./account";
 import { LicenceRedeemBody, UpgradeLink, UserHash } from "./licences";
 import { CouponCheck, CouponQuery, PaymentMethod, PaymentMethodBody, PaymentMethodId, PaymentMethodList, SetupIntent, SubscriptionInfo, SubscriptionUpdate, SubscriptionUpdateBody } from "./payments";
 import { LibraryCreateBody, LibraryCreateResponse, LibraryItem, LibraryListQuery, LibraryProjectSearchQuery, LibraryScenesQuery, LibrarySearchQuery, MediaFile, Paginated } from "./media";
@@ -56,6 +57,16 @@ export const routes = {
   "user.quotas": route({ method: "GET", path: "/user/quotas", auth: "user", summary: "What the user has left", response: Quotas }),
   "user.handoff": route({ method: "POST", path: "/user/handoff", auth: "user", summary: "A short-lived, single-use code for the new AI version link", response: HandoffCode }),
   "handoff.exchange": route({ method: "POST", path: "/handoff/exchange", auth: "none", summary: "Trade a handoff code for a session", body: HandoffExchangeBody, response: LoginResponse }),
+  // Issue 16, the rest of the account: every call is the signed-in user's own, except the two reset calls.
+  "user.changeEmail": route({ method: "POST", path: "/user/email", auth: "user", summary: "Ask to change the e-mail address; it changes once the link mailed to the new address is opened", body: EmailChangeBody, response: PendingEmail }),
+  "user.pendingEmail": route({ method: "GET", path: "/user/email/pending", auth: "user", summary: "The e-mail change waiting for its link, if any", response: PendingEmail }),
+  "user.cancelEmailChange": route({ method: "DELETE", path: "/user/email/pending", auth: "user", summary: "Drop the e-mail change waiting for its link", response: PendingEmail }),
+  "user.changePassword": route({ method: "POST", path: "/user/password", auth: "user", summary: "Change the password; every other session is signed out", body: PasswordChangeBody, response: SessionsRevoked }),
+  "user.signOutOthers": route({ method: "POST", path: "/user/sessions/revoke-others", auth: "user", summary: "Sign out every other device (all api tokens but this one)", response: SessionsRevoked }),
+  "user.exportData": route({ method: "GET", path: "/user/export", auth: "user", summary: "A short-lived link to a zip of the user's projects, subtitles, settings and payment history", response: DataExportLink }),
+  "user.delete": route({ method: "POST", path: "/user/delete", auth: "user", summary: "Delete the account and everything it owns (the subscription is cancelled first)", body: AccountDeleteBody, response: Msg }),
+  "user.forgotPassword": route({ method: "POST", path: "/user/password/forgot", auth: "none", summary: "Mail a password reset link; the same answer whether or not the address has an account", body: ForgotPasswordBody, response: Msg }),
+  "user.resetPassword": route({ method: "POST", path: "/user/password/reset", auth: "none", summary: "Set a new password with a reset link's token; every session is signed out", body: ResetPasswordBody, response: Msg }),
 
   "library.create": route({ method: "POST", path: "/library", auth: "user", summary: "Add a finished upload to the media library", body: LibraryCreateBody, response: LibraryCreateResponse, status: 201 }),
   "library.list": route({ method: "GET", path: "/library", auth: "user", summary: "The media library, a page at a time", query: LibraryListQuery, response: Paginated(MediaFile) }),

@@ -40,7 +40,10 @@ const EnvSchema = z.object({
   HELP_URL: z.string().url().default("https://help.cutroom.app/"),
   CONTACT_URL: z.string().default("mailto:support@cutroom.app"),
   TERMS_URL: z.string().url().default("https://cutroom.app/terms"),
-  FORGOT_PASSWORD_URL: z.string().url().default("https://cutroom.app/password/reset"),
+  /** An external password-reset page: when set, the sign-in page's "Forgot your password?" goes there; unset, to the app's own reset by e-mail. */
+  FORGOT_PASSWORD_URL: z.string().url().optional(),
+  /** Password-reset requests (POST /user/password/forgot) per client per minute. */
+  RATE_LIMIT_PASSWORD_RESET: z.coerce.number().int().min(1).default(5),
   AI_PRODUCT_URL: z.string().url().default("https://ai.cutroom.app/"),
   TIPS_VIDEO_URL: z.string().url().default("https://cdn.cutroom.app/tips/quick-tips.mp4"),
   SUNSET_REDIRECT_URL: z.string().url().optional(),
@@ -201,7 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       recaptchaSiteKey: e.RECAPTCHA_SITE_KEY ?? null,
       recaptchaSecret: e.RECAPTCHA_SECRET ?? null,
     },
-    rateLimits: { login: e.RATE_LIMIT_LOGIN, loginPerIp: e.RATE_LIMIT_LOGIN_IP ?? 5 * e.RATE_LIMIT_LOGIN, register: e.RATE_LIMIT_REGISTER, resend: e.RATE_LIMIT_RESEND, uploads: e.RATE_LIMIT_UPLOADS, coupon: e.RATE_LIMIT_COUPON, cards: e.RATE_LIMIT_CARDS, licence: e.RATE_LIMIT_LICENCE },
+    rateLimits: { login: e.RATE_LIMIT_LOGIN, loginPerIp: e.RATE_LIMIT_LOGIN_IP ?? 5 * e.RATE_LIMIT_LOGIN, register: e.RATE_LIMIT_REGISTER, resend: e.RATE_LIMIT_RESEND, passwordReset: e.RATE_LIMIT_PASSWORD_RESET, uploads: e.RATE_LIMIT_UPLOADS, coupon: e.RATE_LIMIT_COUPON, cards: e.RATE_LIMIT_CARDS, licence: e.RATE_LIMIT_LICENCE },
     uploadExpiryMs: e.UPLOAD_EXPIRY_HOURS * 3600_000,
     links: {
       newAiApp: e.NEW_AI_URL,
@@ -209,7 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       help: e.HELP_URL,
       contact: e.CONTACT_URL,
       terms: e.TERMS_URL,
-      forgotPassword: e.FORGOT_PASSWORD_URL,
+      forgotPassword: e.FORGOT_PASSWORD_URL ?? null,
       aiProduct: e.AI_PRODUCT_URL,
       tipsVideo: e.TIPS_VIDEO_URL,
     },

@@ -19,7 +19,8 @@ import { createSharing } from "./services/sharing";
 import { createProjects, FREE_PRIORITY, PAID_PRIORITY, projectGroup } from "./services/projects";
 import { createScenes } from "./services/scenes";
 import { createStoryboardEdits } from "./services/storyboard-edits";
-import { createUploads, type Uploads } from "./http/uploads";
+import { createUploads, uploadOwner, type Uploads } from "./http/uploads";
+import { createAccountSelfService } from "./services/account-self-service";
 import { LocalQueue } from "./jobs/local";
 import { sweepLeftovers } from "./jobs/leftovers";
 import { registerInstance } from "./jobs/instances";
@@ -178,7 +179,20 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   // Background music (issue 15): the songs table follows the shipped catalogue and MUSIC_DIR (at start, on a timer, and before a listing when either changed).
   const musicCatalogue = createMusicCatalogue({ db, dirs: config.music, syncEveryMs: config.music.syncEveryMs, log: pushLog });
   const music = createMusic({ db, catalogue: musicCatalogue, dirs: config.music, projects, secret });
-  const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, edits, uploads, links, store, push, sharing, youtube, subtitleSets, music, i18n, vapidPublicKey: vapid?.publicKey ?? null, payments, localGateway });
+  // Issue 16, the rest of the account: e-mail and password changes, deletion (subscription cancelled first), data export, password reset.
+  const account = createAccountSelfService({
+    db,
+    mailer: lateMailer,
+    i18n,
+    secret,
+    publicUrl: config.publicUrl,
+    payments,
+    queue,
+    store,
+    uploads: { directory: config.uploadsDir, remove: (id) => uploads.remove(id), ownerOf: uploadOwner },
+    log: { warn: (fields, message) => app.log.warn(fields, message) },
+  });
+  const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, edits, uploads, links, store, push, sharing, youtube, subtitleSets, music, i18n, vapidPublicKey: vapid?.publicKey ?? null, payments, localGateway, account });
   // Not awaited: a large MUSIC_DIR is probed in the background; a listing meanwhile waits for the pass.
   void musicCatalogue.start();
   mailer ??= config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(config.outboxDir, config.mailFrom, app.log);

@@ -17,6 +17,7 @@ import { createTranscriptActions } from "./transcript";
 import { createSubtitleActions } from "./subtitles";
 import { createWaveformActions } from "./waveform";
 import { createMusicActions } from "./music";
+import { createAccountActions } from "./account";
 import { createPaymentActions } from "./payments";
 import { createUploader } from "./uploads";
 import { createProgressStream } from "./progress";
@@ -69,6 +70,8 @@ export function createActions(db: CutroomDb, call: ApiCall) {
     ...createTranscriptActions(db, ordered, outbox, scenes.loadStoryboard),
     ...createWaveformActions(db, call),
     ...createMusicActions(db, call, outbox),
+    // Issue 16: name, e-mail, password, other devices, data export, deletion, password reset.
+    ...createAccountActions(db, call),
     ...createPaymentActions(db, call),
 
     /** The app's wish for live progress: some project is busy and the page is visible and online (issue 13). */

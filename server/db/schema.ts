@@ -23,6 +23,18 @@ export interface UsersTable {
   updated_at: string;
 }
 
+/** Issue 16 (migration 0025): a mailed single-use link (password reset, new e-mail address), kept as a hash. */
+export interface AccountTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  purpose: "password_reset" | "email_change";
+  token_hash: string;
+  new_email: string | null;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
 export interface ApiTokensTable {
   id: Generated<number>;
   user_id: number;
@@ -86,6 +98,7 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   payments: PaymentsTable;
   local_gateway_objects: LocalGatewayObjectsTable;
+  account_tokens: AccountTokensTable;
   licences: LicencesTable;
 }
 

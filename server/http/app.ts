@@ -47,6 +47,8 @@ import type { Music } from "../services/music";
 import type { Payments } from "../services/payments";
 import type { LocalGateway } from "../payments/local-gateway";
 import { localGatewayRoutes, paymentRoutes } from "./resources/payments";
+import { accountRoutes } from "./resources/account";
+import type { AccountSelfService } from "../services/account-self-service";
 import { licenceRoutes } from "./resources/licences";
 
 export interface AppDeps {
@@ -75,9 +77,11 @@ export interface AppDeps {
   /** Plans, subscriptions and cards (issue 16), and the local gateway when it is the one in use. */
   payments: Payments;
   localGateway: LocalGateway | null;
+  /** E-mail and password changes, other devices, deletion, data export, password reset (issue 16). */
+  account: AccountSelfService;
 }
 
-const REDACT = ["req.headers.authorization", "req.headers.cookie", "req.body.password", "req.body.password_confirmation"];
+const REDACT = ["req.headers.authorization", "req.headers.cookie", "req.body.password", "req.body.password_confirmation", "req.body.current_password", "req.body.token"];
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
@@ -175,6 +179,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           "handoff.exchange": perMinute(config.rateLimits.login, (ip) => `handoff:${ip}`),
           // No guessing coupon codes (issue 16): per user, whatever the client.
           "payment.coupon": perMinute(config.rateLimits.coupon, (ip, _b, token) => `coupon:${token ?? ip}`),
+          // Issue 16: reset requests per client (the service also mails one address at most once a minute); reset
+          // tokens and password checks like sign-in.
+          "user.forgotPassword": perMinute(config.rateLimits.passwordReset, (ip) => `forgot:${ip}`),
+          "user.resetPassword": perMinute(config.rateLimits.login, (ip) => `reset:${ip}`),
+          "user.changePassword": perMinute(config.rateLimits.login, (ip, _b, token) => `password:${token ?? ip}`),
+          "user.changeEmail": perMinute(config.rateLimits.login, (ip, _b, token) => `email:${token ?? ip}`),
+          "user.delete": perMinute(config.rateLimits.login, (ip, _b, token) => `delete:${token ?? ip}`),
           // Nor licence codes: per user, whatever the client.
           "licence.redeem": perMinute(config.rateLimits.licence, (ip, _b, token) => `licence:${token ?? ip}`),
         },
@@ -182,6 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // Before the routes: it hooks into each one as it is registered.
       registerIdempotency(api, deps.db);
       userRoutes(api, hooks, deps.accounts);
+      accountRoutes(api, hooks, deps.account);
       publicRoutes(api, hooks, deps);
       libraryRoutes(api, hooks, deps.library);
       projectRoutes(api, hooks, deps.projects, deps.edits);

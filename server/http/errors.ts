@@ -16,6 +16,7 @@ const STATUS: Record<ErrorCode, number> = {
   link_invalid: 400,
   link_expired: 410,
   code_invalid: 422,
+  reset_link_invalid: 410,
   payload_too_large: 413,
   internal: 500,
   no_plan: 422,

@@ -330,6 +330,19 @@ export function createPayments(deps: PaymentsDeps) {
     addMethod: (userId: number, paymentMethod: string) => serially(userId, () => addMethod(userId, paymentMethod)),
     removeMethod: (userId: number, id: string) => serially(userId, () => removeMethod(userId, id)),
 
+    /**
+     * Before an account is deleted (issue 16): its subscription stops renewing and its saved cards leave the
+     * customer, so nothing is ever charged again. A gateway that fails throws, and the deletion stops.
+     */
+    cancelForAccountDeletion: (userId: number) =>
+      serially(userId, async () => {
+        const user = await mustUser(userId);
+        const row = await subscriptionRow(userId);
+        if (row?.gateway_subscription_id && LIVE.has(row.status) && !row.cancel_at) await gateway.setCancelAtPeriodEnd(row.gateway_subscription_id, true);
+        const cards = await db.selectFrom("payment_methods").select("gateway_id").where("user_id", "=", userId).execute();
+        if (user.stripe_id) for (const card of cards) await gateway.detachPaymentMethod(user.stripe_id, card.gateway_id);
+      }),
+
     /** Where this month's processing minutes start for the user (their billing anchor, else the calendar month). */
     async billingAnchor(userId: number): Promise<number | null> {
       const row = await subscriptionRow(userId);

@@ -1,6 +1,7 @@
 import Dexie, { type EntityTable } from "dexie";
 import type { User } from "../../api/user";
 import type { PublicConfig } from "../../api/config";
+import type { PendingEmail } from "../../api/account";
 import type { LibraryItem, LibraryTab, MediaFile, MediaKind } from "../../api/media";
 import type { Scene } from "../../api/scenes";
 import type { Project } from "../../api/projects";
@@ -39,6 +40,8 @@ export type MetaRow =
   | { key: `waveform:${number}`; value: Waveform }
   /** Whether the last call reached the server (with navigator.onLine, the storyboard's offline indicator). */
   | { key: "connection"; value: { reachable: boolean; at: string } }
+  /** Issue 16: an e-mail change waiting for the link mailed to the new address. */
+  | { key: "pendingEmail"; value: PendingEmail }
   /** Video-site export: whether the server offers it and the user's YouTube account is connected. */
   | { key: "youtube"; value: YoutubeConnection }
   /** The progress stream (issue 13): live while events arrive; otherwise the screens' 60 s poll is what updates. */

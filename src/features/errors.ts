@@ -16,6 +16,7 @@ const CODE_MESSAGES: Record<ErrorCode, MessageDescriptor> = {
   link_invalid: msg`This link is not valid.`,
   link_expired: msg`This link has expired.`,
   code_invalid: msg`This link has expired. Open it again from Cutroom.`,
+  reset_link_invalid: msg`This password reset link has expired or was already used. Ask for a new one.`,
   payload_too_large: msg`The request is too large.`,
   internal: msg`Internal server error`,
   no_plan: msg`Your account is not assigned to a subscription plan.`,
@@ -87,6 +88,8 @@ const FIELD_MESSAGES: Record<FieldErrorCode, MessageDescriptor> = {
   passwords_different: msg`Passwords are different`,
   terms_required: msg`Accept the terms of use to continue`,
   email_taken: msg`This email is already registered`,
+  password_wrong: msg`This is not your current password`,
+  email_unchanged: msg`This is already your email address`,
   invalid: msg`This value is not valid`,
 };
 

@@ -71,9 +71,16 @@ export function LoginView() {
             onChange={setPassword}
             errorMessage={fields.errors.password}
           />
-          <a className="text-link" href={config?.links.forgotPassword} target="_blank" rel="noopener noreferrer">
-            <Trans>Forgot your password?</Trans>
-          </a>
+          {/* FORGOT_PASSWORD_URL, when an operator sets it, still sends people to that page (issue 16). */}
+          {config?.links.forgotPassword ? (
+            <a className="text-link" href={config.links.forgotPassword} target="_blank" rel="noopener noreferrer">
+              <Trans>Forgot your password?</Trans>
+            </a>
+          ) : (
+            <Link className="text-link" to="/forgot-password">
+              <Trans>Forgot your password?</Trans>
+            </Link>
+          )}
           <Button type="submit" isPending={loading}>
             <Trans>Sign in</Trans>
           </Button>
