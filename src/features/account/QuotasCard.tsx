@@ -43,11 +43,11 @@ export function QuotasCard({ user }: { user: UserRow }) {
   const totalMinutes = limits && limits.monthly_minutes > 0 ? limits.monthly_minutes : FALLBACK_MONTHLY_MINUTES;
   const minutesLeft = formatMinutes(quotas.processingMinutes, locale);
   const minutesTotal = formatMinutes(totalMinutes, locale);
-  const storageLeft = `${formatGB(quotas.storageBytes)} GB`;
-  const storageTotal = `${formatGB(user.max_storage)} GB`;
+  const storageLeft = `${formatGB(quotas.storageBytes, locale)} GB`;
+  const storageTotal = `${formatGB(user.max_storage, locale)} GB`;
   const storageUsedRatio = user.max_storage > 0 ? user.total_used_storage / user.max_storage : 0;
   const perFileLength = formatMinutes(quotas.uploadMaxLengthMinutes, locale);
-  const perFileSize = `${formatGB(quotas.uploadMaxSizeBytes)} GB`;
+  const perFileSize = `${formatGB(quotas.uploadMaxSizeBytes, locale)} GB`;
   const free = user.video_tier < 1 && !user.ltd_tier;
 
   return (

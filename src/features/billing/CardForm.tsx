@@ -8,6 +8,7 @@ import { worker } from "../../worker";
 import { failureMessage } from "../errors";
 import { cardErrorMessage } from "./card-errors";
 import { confirmLocalSetup } from "./local-gateway";
+import { parseExpiry } from "./expiry";
 import { loadStripeFor } from "./stripe";
 import { useConfirmPayment } from "./useConfirmPayment";
 import "./billing.css";
@@ -22,15 +23,6 @@ export interface CardFormProps {
 
 /** The local gateway's test cards (server/payments/local-gateway.ts), listed while it answers. */
 const TEST_CARDS = ["4242 4242 4242 4242", "4000 0000 0000 0002", "4000 0027 6000 3184", "4000 0000 0000 0341"] as const;
-
-/** "MM/YY", "MM/YYYY" or "MMYY" → month and year; null when it is not a date. */
-export function parseExpiry(value: string): { month: number; year: number } | null {
-  const match = /^\s*(\d{1,2})\s*\/?\s*(\d{2}|\d{4})\s*$/.exec(value);
-  if (!match) return null;
-  const month = Number(match[1]);
-  const year = match[2]!.length === 2 ? 2000 + Number(match[2]) : Number(match[2]);
-  return { month, year };
-}
 
 /**
  * The card form (SPEC §5 Payment: a name on the card and valid card details). It asks the server for a
