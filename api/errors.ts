@@ -86,6 +86,10 @@ export const ErrorCode = z.enum([
   "licence_used",
   "licence_held",
   "licence_subscription_active",
+  // One-time purchases (issue 16): a second lifetime deal; a video already unlocked, or whose plan already exports it at 1080p without the watermark.
+  "lifetime_owned",
+  "export_unlocked",
+  "export_included",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

@@ -15,3 +15,11 @@ export const userVideoTier = (user: { video_tier: number; ltd_tier?: string | nu
 /** SPEC §6: a final render carries the Cutroom watermark unless the plan has no_watermark or a lifetime deal. */
 export const carriesWatermark = (user: { features?: readonly string[]; ltd_tier?: string | null }) =>
   !(user.features ?? []).includes("no_watermark") && !user.ltd_tier;
+
+/**
+ * Issue 16 (SPEC §6): a project whose watermark-free 1080p export was bought for a one-time fee exports at
+ * 1080p (or the plan's higher tier) without the watermark; every other project follows the plan.
+ */
+export function projectExportRights(rights: { videoTier: number; watermark: boolean }, project: { export_unlocked?: 0 | 1 }) {
+  return project.export_unlocked ? { videoTier: Math.max(rights.videoTier, 2), watermark: false } : rights;
+}

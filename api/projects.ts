@@ -118,6 +118,8 @@ export const Project = ProjectSettings.extend({
   subtitles_pending: z.union([z.literal(0), z.literal(1)]).optional(),
   /** Issue 14: the render's subtitle track (WebVTT, signed link) when it has lines; the preview player shows it when render_subtitle is set. */
   subtitles_track_url: z.string().nullable().optional(),
+  /** Issue 16 (SPEC §6): 1 when this project's watermark-free 1080p export was bought for a one-time fee. */
+  export_unlocked: z.union([z.literal(0), z.literal(1)]).optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });

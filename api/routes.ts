@@ -11,6 +11,7 @@ import { ProjectWords } from "./subtitles";
 import { PickSongBody, Song, SongId, SongList, SongsQuery } from "./music";
 import { PushSubscribeBody, PushSubscriptionInfo, PushUnsubscribeBody, PushUnsubscribed } from "./push";
 import { Plan, PlanInterval } from "./plans";
+import { CheckoutOffers, CheckoutSession, LtdCheckoutQuery, VideoCheckoutQuery, WizardToggleParams } from "./checkout";
 import { AccountDeleteBody, DataExportLink, EmailChangeBody, ForgotPasswordBody, PasswordChangeBody, PendingEmail, ResetPasswordBody, SessionsRevoked } from "./account";
 import { LicenceRedeemBody, UpgradeLink, UserHash } from "./licences";
 import { CouponCheck, CouponQuery, PaymentMethod, PaymentMethodBody, PaymentMethodId, PaymentMethodList, SetupIntent, SubscriptionInfo, SubscriptionUpdate, SubscriptionUpdateBody } from "./payments";
@@ -167,6 +168,11 @@ export const routes = {
   "paymentMethods.add": route({ method: "POST", path: "/user/payment/methods", auth: "user", summary: "Save a card the gateway confirmed through a setup intent (payment_method id)", body: PaymentMethodBody, response: PaymentMethod, status: 201 }),
   "paymentMethods.remove": route({ method: "DELETE", path: "/user/payment/methods/:id", auth: "user", summary: "Remove a saved card", params: PaymentMethodId, response: PaymentMethodList }),
   "payment.setupIntent": route({ method: "GET", path: "/user/payment/setupintent", auth: "user", summary: "A setup intent's client_secret for the card form, and whether payments are in test mode", response: SetupIntent, mutation: true }),
+  // One-time purchases (SPEC §2 Lifetime-deal purchase, §6, §7; issue 16): a checkout session to pay on, completed by the gateway's webhook.
+  "checkout.offers": route({ method: "GET", path: "/stripe/checkout/offers", auth: "none", summary: "What can be bought once: the lifetime tiers and the one-project watermark-free 1080p export, with prices", response: CheckoutOffers }),
+  "checkout.ltd": route({ method: "GET", path: "/stripe/checkout/ltd", auth: "user", summary: "A checkout session for a lifetime deal (ltd_tier=tier1|tier2|tier3)", query: LtdCheckoutQuery, response: CheckoutSession, mutation: true }),
+  "checkout.video": route({ method: "GET", path: "/stripe/checkout/video", auth: "user", summary: "A checkout session for one project's watermark-free 1080p export (one-time fee)", query: VideoCheckoutQuery, response: CheckoutSession, mutation: true }),
+  "user.wizardToggle": route({ method: "PUT", path: "/user/wizard/toggle/:value", auth: "user", summary: "Show (1) or stop showing (0) the lifetime welcome modal", params: WizardToggleParams, response: User }),
   // Deals-marketplace licences and the support-chat and referral hashes (SPEC §7, issue 16).
   "licence.redeem": route({ method: "POST", path: "/user/licence/redeem", auth: "user", summary: "Redeem a deals-marketplace licence code: the account gets its lifetime tier ({product}_tierN; rate-limited)", body: LicenceRedeemBody, response: User }),
   "appsumo.upgradeLink": route({ method: "GET", path: "/user/appsumo/upgradelink", auth: "user", summary: "The marketplace's page to change the redeemed licence's tier (404: none configured or no licence)", response: UpgradeLink }),

@@ -39,7 +39,8 @@ import { createMusicCatalogue, type MusicCatalogue } from "./music/catalogue";
 import { createMusic } from "./services/music";
 import { createPayments, type Payments } from "./services/payments";
 import { createLocalGateway, type LocalGateway } from "./payments/local-gateway";
-import { loadCatalogue } from "./payments/catalogue";
+import { loadCatalogue, SHIPPED_VIDEO_EXPORT } from "./payments/catalogue";
+import { createCheckout } from "./services/checkout";
 import { checkPromotionCoupons } from "./payments/promotion";
 import { createStripeGateway } from "./payments/stripe-gateway";
 import { systemClock, type Clock } from "./payments/gateway";
@@ -109,11 +110,22 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   const gateway = stripeKeys
     ? createStripeGateway({
         ...stripeKeys,
-        prices: Object.fromEntries(catalogue.plans.flatMap((p) => (p.stripe_price ? [[p.id, p.stripe_price]] : []))),
+        prices: {
+          ...Object.fromEntries(catalogue.plans.flatMap((p) => (p.stripe_price ? [[p.id, p.stripe_price]] : []))),
+          // The one-project export's Stripe price, when the plans file names one (else the amount is sent).
+          ...(catalogue.video_export?.stripe_price ? { video_export: catalogue.video_export.stripe_price } : {}),
+        },
         nowMs: () => paymentsClock.now(),
       })
     : localGateway!;
-  const payments = createPayments({ db, gateway, clock: paymentsClock, log: { warn: (fields, message) => app.log.warn(fields, message) } });
+  const payments = createPayments({
+    db,
+    gateway,
+    clock: paymentsClock,
+    log: { warn: (fields, message) => app.log.warn(fields, message) },
+    // Lifetime deals and one project's export (issue 16): their checkout sessions complete through the same webhook.
+    checkoutCompleted: (session) => checkout.complete(session),
+  });
   // Its events reach the webhook handler in-process; one that fails is logged (the next event carries the whole subscription again).
   localGateway?.setWebhookSink((raw, signature) =>
     payments.handleWebhook(raw, signature).then(
@@ -130,6 +142,16 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     i18n,
     tokenLifetime: config.tokenLifetime,
     billing: { anchor: (userId) => payments.billingAnchor(userId), now: () => paymentsClock.now() },
+  });
+  const checkout = createCheckout({
+    db,
+    gateway,
+    clock: paymentsClock,
+    publicUrl: config.publicUrl,
+    videoExportAmount: (catalogue.video_export ?? SHIPPED_VIDEO_EXPORT).amount,
+    customerFor: (userId) => payments.customerFor(userId),
+    renderRights: (userId) => accounts.renderRights(userId),
+    log: { warn: (fields, message) => app.log.warn(fields, message) },
   });
   const store = localFileStore(config.storeDir);
   const links = fileLinks(secret);
@@ -192,7 +214,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     uploads: { directory: config.uploadsDir, remove: (id) => uploads.remove(id), ownerOf: uploadOwner },
     log: { warn: (fields, message) => app.log.warn(fields, message) },
   });
-  const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, edits, uploads, links, store, push, sharing, youtube, subtitleSets, music, i18n, vapidPublicKey: vapid?.publicKey ?? null, payments, localGateway, account });
+  const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, edits, uploads, links, store, push, sharing, youtube, subtitleSets, music, i18n, vapidPublicKey: vapid?.publicKey ?? null, payments, localGateway, account, checkout });
   // Not awaited: a large MUSIC_DIR is probed in the background; a listing meanwhile waits for the pass.
   void musicCatalogue.start();
   mailer ??= config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(config.outboxDir, config.mailFrom, app.log);

@@ -22,6 +22,7 @@ import * as m0019 from "./migrations/0019_subtitle_sets";
 import * as m0023 from "./migrations/0023_songs";
 import * as m0024 from "./migrations/0024_payments";
 import * as m0025 from "./migrations/0025_account_tokens";
+import * as m0026 from "./migrations/0026_checkout";
 import * as m0027 from "./migrations/0027_licences";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a shipped one. */
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   "0023_songs": m0023,
   "0024_payments": m0024,
   "0025_account_tokens": m0025,
+  "0026_checkout": m0026,
   "0027_licences": m0027,
 };
 

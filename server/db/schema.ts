@@ -99,6 +99,7 @@ export interface Database {
   payments: PaymentsTable;
   local_gateway_objects: LocalGatewayObjectsTable;
   account_tokens: AccountTokensTable;
+  checkout_sessions: CheckoutSessionsTable;
   licences: LicencesTable;
 }
 
@@ -116,6 +117,24 @@ export interface LicencesTable {
   updated_at: string;
 }
 export type LicenceRow = Selectable<LicencesTable>;
+
+/** Issue 16 (migration 0026): a one-time purchase's checkout session (a lifetime deal, or one project's export). */
+export interface CheckoutSessionsTable {
+  /** The gateway's session id. */
+  id: string;
+  user_id: number;
+  kind: "ltd" | "video";
+  /** The lifetime plan sold (ltd_tier1…3); null for a video. */
+  plan_id: string | null;
+  /** The project unlocked (video); null for a lifetime deal. */
+  project_id: number | null;
+  amount: number;
+  gateway: string;
+  status: "open" | "complete";
+  created_at: string;
+  completed_at: string | null;
+}
+export type CheckoutSessionRow = Selectable<CheckoutSessionsTable>;
 
 /** Issue 16 (migration 0024): our mirror of the gateway's subscription, one row per user. */
 export interface SubscriptionsTable {
@@ -350,6 +369,8 @@ export interface ProjectsTable {
   subtitles_draft: Generated<number>;
   /** Migration 0022: 1 from Preview Ready until the spoken words are recognised and their lines filled into the scenes (a `transcribe` job). */
   subtitles_pending: Generated<number>;
+  /** Migration 0026: when the watermark-free 1080p export of this project was bought (SPEC §6 one-time fee); null otherwise. */
+  export_unlocked_at: Generated<string | null>;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;

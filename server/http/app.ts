@@ -47,6 +47,8 @@ import type { Music } from "../services/music";
 import type { Payments } from "../services/payments";
 import type { LocalGateway } from "../payments/local-gateway";
 import { localGatewayRoutes, paymentRoutes } from "./resources/payments";
+import type { Checkout } from "../services/checkout";
+import { checkoutRoutes, localCheckoutPages } from "./resources/checkout";
 import { accountRoutes } from "./resources/account";
 import type { AccountSelfService } from "../services/account-self-service";
 import { licenceRoutes } from "./resources/licences";
@@ -77,6 +79,8 @@ export interface AppDeps {
   /** Plans, subscriptions and cards (issue 16), and the local gateway when it is the one in use. */
   payments: Payments;
   localGateway: LocalGateway | null;
+  /** One-time purchases: lifetime deals and one project's watermark-free 1080p export (issue 16). */
+  checkout: Checkout;
   /** E-mail and password changes, other devices, deletion, data export, password reset (issue 16). */
   account: AccountSelfService;
 }
@@ -193,7 +197,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // Before the routes: it hooks into each one as it is registered.
       registerIdempotency(api, deps.db);
       userRoutes(api, hooks, deps.accounts);
-      accountRoutes(api, hooks, deps.account);
       publicRoutes(api, hooks, deps);
       libraryRoutes(api, hooks, deps.library);
       projectRoutes(api, hooks, deps.projects, deps.edits);
@@ -208,6 +211,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       fileRoutes(api, deps);
       shareRoutes(api, hooks, deps);
       paymentRoutes(api, hooks, deps.payments);
+      checkoutRoutes(api, hooks, deps.checkout, deps.accounts);
+      accountRoutes(api, hooks, deps.account);
       licenceRoutes(api, hooks, deps);
     },
     { prefix: API_BASE },
@@ -220,6 +225,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   if (deps.localGateway) localGatewayRoutes(app, deps.localGateway, config.rateLimits.cards);
+  if (deps.localGateway) localCheckoutPages(app, deps.localGateway, deps.i18n, config.rateLimits.cards);
   watchPageHeaders(app, deps.sharing);
   const appShell = await registerStaticApp(app, config.staticDir);
   app.setNotFoundHandler((request, reply) => {

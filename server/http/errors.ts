@@ -74,6 +74,9 @@ const STATUS: Record<ErrorCode, number> = {
   licence_used: 409,
   licence_held: 409,
   licence_subscription_active: 409,
+  lifetime_owned: 409,
+  export_unlocked: 409,
+  export_included: 409,
 };
 
 export const statusOf = (code: ErrorCode) => STATUS[code];

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { z } from "zod";
 import { FREE_PLAN_ID, PLAN_CATALOGUE, type PlanSeed } from "../domain/plans";
+import shipped from "./plans.json";
 
 const PlanFileEntry = z.object({
   id: z.string().regex(/^[a-z0-9_-]{1,64}$/),
@@ -30,8 +31,16 @@ const CouponFileEntry = z.object({
 });
 export type CouponSeed = z.infer<typeof CouponFileEntry>;
 
+/** SPEC §6: the one-time fee for one project's watermark-free 1080p export (US$ cents), and its Stripe price if any. */
+const VideoExportEntry = z.object({
+  amount: z.number().int().min(50),
+  stripe_price: z.string().regex(/^price_\w+$/).optional(),
+});
+export type VideoExportSeed = z.infer<typeof VideoExportEntry>;
+export const SHIPPED_VIDEO_EXPORT: VideoExportSeed = VideoExportEntry.parse(shipped.video_export);
+
 export const CatalogueFile = z
-  .object({ plans: z.array(PlanFileEntry).min(1), coupons: z.array(CouponFileEntry).default([]) })
+  .object({ plans: z.array(PlanFileEntry).min(1), coupons: z.array(CouponFileEntry).default([]), video_export: VideoExportEntry.default(SHIPPED_VIDEO_EXPORT) })
   .superRefine((file, ctx) => {
     const ids = file.plans.map((p) => p.id);
     if (new Set(ids).size !== ids.length) ctx.addIssue({ code: "custom", message: "plan ids must be unique" });
@@ -44,6 +53,8 @@ export const CatalogueFile = z
 export interface Catalogue {
   plans: (PlanSeed & { stripe_price?: string })[];
   coupons: CouponSeed[];
+  /** The one-time watermark-free 1080p export of one project (absent from an operator's file: the shipped price). */
+  video_export?: VideoExportSeed;
 }
 
 /**
@@ -52,7 +63,7 @@ export interface Catalogue {
  * the start with its problems, not a half-read catalogue.
  */
 export function loadCatalogue(file: string | null): Catalogue {
-  if (!file) return { plans: [...PLAN_CATALOGUE], coupons: [] };
+  if (!file) return { plans: [...PLAN_CATALOGUE], coupons: [], video_export: SHIPPED_VIDEO_EXPORT };
   let raw: unknown;
   try {
     raw = JSON.parse(fs.readFileSync(file, "utf8"));

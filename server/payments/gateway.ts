@@ -60,6 +60,21 @@ export interface GatewaySubscription {
   latest_invoice: GatewayInvoice | null;
 }
 
+/**
+ * A checkout session (Stripe Checkout, mode "payment"): a one-time purchase the buyer pays on the gateway's
+ * own page. `metadata` is what we set when opening it (user_id, kind, plan or project).
+ */
+export interface GatewayCheckoutSession {
+  id: string;
+  /** The page the buyer pays on. */
+  url: string;
+  status: "open" | "complete" | "expired";
+  payment_status: "paid" | "unpaid" | "no_payment_required";
+  amount_total: number;
+  customer: string | null;
+  metadata: Record<string, string>;
+}
+
 export interface GatewayEvent {
   id: string;
   type:
@@ -68,9 +83,26 @@ export interface GatewayEvent {
     | "customer.subscription.deleted"
     | "invoice.paid"
     | "invoice.payment_failed"
-    | "invoice.payment_action_required";
+    | "invoice.payment_action_required"
+    | "checkout.session.completed"
+    | "checkout.session.async_payment_succeeded";
   created: number;
-  data: { object: GatewaySubscription | GatewayInvoice };
+  data: { object: GatewaySubscription | GatewayInvoice | GatewayCheckoutSession };
+}
+
+/** What a checkout session sells: one item at our catalogue's price, never a price the client sent. */
+export interface CheckoutInput {
+  customer: string;
+  /** Our catalogue's id for the item (a lifetime plan's id, or "video_export"). */
+  item: string;
+  /** The buyer sees this on the payment page. */
+  name: string;
+  amount: number;
+  metadata: Record<string, string>;
+  successUrl: string;
+  cancelUrl: string;
+  /** One key per purchase attempt: a retried request opens no second session. */
+  idempotencyKey: string;
 }
 
 /** A card error the gateway answers with (Stripe's `card_declined`, `authentication_required`…). */
@@ -116,6 +148,8 @@ export interface PaymentGateway {
   /** Pays the open invoice again with this card (after a failure). */
   payOpenInvoice(subscription: string, paymentMethod: string): Promise<GatewaySubscription>;
   retrieveSubscription(subscription: string): Promise<GatewaySubscription | null>;
+  /** A one-time purchase's checkout session; the `checkout.session.completed` webhook says when it is paid. */
+  createCheckoutSession(input: CheckoutInput): Promise<GatewayCheckoutSession>;
   /** Checks a webhook's signature and answers its event; null when forged (Stripe's reads the invoice's payment too). */
   verifyWebhook(rawBody: string, signature: string | undefined): GatewayEvent | null | Promise<GatewayEvent | null>;
 }

@@ -7,6 +7,7 @@ import {
   verifyWebhookSignature,
   type Clock,
   type GatewayCard,
+  type GatewayCheckoutSession,
   type GatewayEvent,
   type GatewayInvoice,
   type GatewayPrice,
@@ -116,6 +117,29 @@ export interface CardInput {
   name?: string | null;
 }
 
+/** A card as Stripe's test mode judges it: the problem's code, or how the test card behaves. */
+export function judgeTestCard(input: CardInput, now: Date): { problem: keyof typeof CARD_MESSAGES } | { brand: string; behaviour: Behaviour | "declined" } {
+  const number = input.number.replace(/[\s-]/g, "");
+  if (!/^\d{12,19}$/.test(number) || !luhnValid(number)) return { problem: "incorrect_number" };
+  if (!(input.exp_month >= 1 && input.exp_month <= 12)) return { problem: "invalid_expiry_month" };
+  const year = input.exp_year < 100 ? 2000 + input.exp_year : input.exp_year;
+  if (year < now.getUTCFullYear() || year > now.getUTCFullYear() + 50) return { problem: "invalid_expiry_year" };
+  if (year === now.getUTCFullYear() && input.exp_month < now.getUTCMonth() + 1) return { problem: "expired_card" };
+  if (!/^\d{3,4}$/.test(input.cvc)) return { problem: "invalid_cvc" };
+  return TEST_CARDS[number] ?? { problem: "live_card_in_test_mode" };
+}
+
+/** The local gateway's checkout session (its hosted test-mode page takes the card). */
+export interface LocalCheckoutSession extends GatewayCheckoutSession {
+  name: string;
+  success_url: string;
+  cancel_url: string;
+  /** A 3-D Secure test card waits for the page's confirmation step. */
+  requires_action: boolean;
+  last_error: { code: string; message: string } | null;
+  created: number;
+}
+
 export interface LocalGatewayDeps {
   db: Db;
   clock: Clock;
@@ -123,6 +147,8 @@ export interface LocalGatewayDeps {
   webhookSecret: string;
   /** Where card details are posted (the app's card form reads it). */
   cardEndpoint: string;
+  /** Where its hosted checkout pages are (default: beside cardEndpoint, /local-gateway/checkout). */
+  checkoutPages?: string;
 }
 
 export function createLocalGateway(deps: LocalGatewayDeps) {
@@ -162,7 +188,7 @@ export function createLocalGateway(deps: LocalGatewayDeps) {
   }
 
   /** Delivers an event to the webhook handler, signed as Stripe signs (awaited: state is settled when a call returns). */
-  async function emit(type: GatewayEvent["type"], object: GatewaySubscription | GatewayInvoice): Promise<void> {
+  async function emit(type: GatewayEvent["type"], object: GatewayEvent["data"]["object"]): Promise<void> {
     const event: GatewayEvent = { id: newId("evt_local"), type, created: nowS(), data: { object } };
     const raw = JSON.stringify(event);
     if (sink) await sink(raw, signWebhook(deps.webhookSecret, raw, nowS()));
@@ -290,6 +316,9 @@ export function createLocalGateway(deps: LocalGatewayDeps) {
     confirmSetup(clientSecret: string, card: CardInput): Promise<{ id: string; status: SetupIntentObject["status"]; payment_method: string | null; last_setup_error: SetupIntentObject["last_setup_error"] }>;
     authenticate(clientSecret: string, outcome: "complete" | "fail"): Promise<{ id: string; status: string; last_error: { code: string; message: string } | null }>;
     tick(): Promise<number>;
+    checkoutSession(id: string): Promise<LocalCheckoutSession | null>;
+    payCheckout(id: string, card: CardInput): Promise<LocalCheckoutSession>;
+    authenticateCheckout(id: string, outcome: "complete" | "fail"): Promise<LocalCheckoutSession>;
   } = {
     name: "local",
     mode: "test",
@@ -561,6 +590,68 @@ export function createLocalGateway(deps: LocalGatewayDeps) {
       return sub ? expand(sub) : null;
     },
 
+    async createCheckoutSession(input) {
+      // Stripe answers the first session again for a repeated idempotency key.
+      const key = `checkout_key_${createHmac("sha256", "idem").update(input.idempotencyKey).digest("hex").slice(0, 32)}`;
+      const earlier = await load<{ id: string; session: string }>(key, "checkout_key");
+      const existing = earlier ? await load<LocalCheckoutSession>(earlier.session, "checkout_session") : null;
+      if (existing) return toPublicSession(existing);
+      const id = newId("cs_test_local");
+      const session: LocalCheckoutSession = {
+        id,
+        url: `${checkoutPages}/${id}`,
+        status: "open",
+        payment_status: "unpaid",
+        amount_total: input.amount,
+        customer: input.customer,
+        metadata: { ...input.metadata },
+        name: input.name,
+        success_url: input.successUrl,
+        cancel_url: input.cancelUrl,
+        requires_action: false,
+        last_error: null,
+        created: clock.now(),
+      };
+      await save("checkout_session", session);
+      const keyRecord = { id: key, session: id };
+      await save("checkout_key", keyRecord);
+      return toPublicSession(session);
+    },
+
+    checkoutSession: (id) => load<LocalCheckoutSession>(id, "checkout_session"),
+
+    /** The hosted page's payment: the test card decides (declined, 3-D Secure, paid); paid delivers checkout.session.completed. */
+    async payCheckout(id, card) {
+      const session = await load<LocalCheckoutSession>(id, "checkout_session");
+      if (!session || session.status !== "open") throw new CardError("resource_missing", "This checkout session is no longer open");
+      const judged = judgeTestCard(card, new Date(clock.now()));
+      const refuse = async (code: keyof typeof CARD_MESSAGES, stripeCode: string = code) => {
+        session.last_error = { code: stripeCode, message: CARD_MESSAGES[code] };
+        session.requires_action = false;
+        await save("checkout_session", session);
+        throw new CardError(stripeCode, CARD_MESSAGES[code]);
+      };
+      if ("problem" in judged) return judged.problem === "live_card_in_test_mode" ? refuse("live_card_in_test_mode", "card_declined") : refuse(judged.problem);
+      if (judged.behaviour === "declined" || judged.behaviour === "charge_declines") return refuse("card_declined");
+      if (judged.behaviour === "authenticate") {
+        session.requires_action = true;
+        session.last_error = null;
+        await save("checkout_session", session);
+        return session;
+      }
+      return completeCheckout(session);
+    },
+
+    async authenticateCheckout(id, outcome) {
+      const session = await load<LocalCheckoutSession>(id, "checkout_session");
+      if (!session || session.status !== "open" || !session.requires_action) throw new CardError("resource_missing", "Nothing to authenticate");
+      if (outcome === "complete") return completeCheckout(session);
+      session.requires_action = false;
+      session.last_error = { code: "payment_intent_authentication_failure", message: CARD_MESSAGES.authentication_failed };
+      await save("checkout_session", session);
+      throw new CardError("payment_intent_authentication_failure", CARD_MESSAGES.authentication_failed);
+    },
+
     verifyWebhook(rawBody, signature) {
       if (!verifyWebhookSignature(deps.webhookSecret, rawBody, signature, nowS())) return null;
       try {
@@ -586,6 +677,23 @@ export function createLocalGateway(deps: LocalGatewayDeps) {
   };
 
   let ticking: Promise<number> | null = null;
+  const checkoutPages = deps.checkoutPages ?? `${deps.cardEndpoint.replace(/\/v1\/?$/, "")}/checkout`;
+
+  function toPublicSession(session: LocalCheckoutSession): GatewayCheckoutSession {
+    const { id, url, status, payment_status, amount_total, customer, metadata } = session;
+    return { id, url, status, payment_status, amount_total, customer, metadata };
+  }
+
+  /** Paid: the session completes and its event reaches the webhook handler (awaited, as every event here). */
+  async function completeCheckout(session: LocalCheckoutSession): Promise<LocalCheckoutSession> {
+    session.status = "complete";
+    session.payment_status = "paid";
+    session.requires_action = false;
+    session.last_error = null;
+    await save("checkout_session", session);
+    await emit("checkout.session.completed", toPublicSession(session));
+    return session;
+  }
 
   async function tickOnce(): Promise<number> {
     const rows = await db.selectFrom("local_gateway_objects").select(["id", "data"]).where("kind", "=", "subscription").execute();

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
-import { CardError, type GatewayCard, type GatewayEvent, type GatewayInvoice, type GatewayPrice, type GatewaySubscription, type PaymentGateway } from "./gateway";
+import { CardError, type GatewayCard, type GatewayCheckoutSession, type GatewayEvent, type GatewayInvoice, type GatewayPrice, type GatewaySubscription, type PaymentGateway } from "./gateway";
 import { CARD_MESSAGES } from "./local-gateway";
 
 /**
@@ -246,6 +246,27 @@ export function createStripeGateway(deps: StripeGatewayDeps): PaymentGateway {
       }
     },
 
+    async createCheckoutSession(input) {
+      // The operator's Stripe price for this item when the plans file names one, else our catalogue's amount.
+      const price = priceByPlan.get(input.item);
+      const session = await call(() =>
+        stripe.checkout.sessions.create(
+          {
+            mode: "payment",
+            customer: input.customer,
+            line_items: [price ? { price, quantity: 1 } : { price_data: { currency: "usd", unit_amount: input.amount, product_data: { name: input.name } }, quantity: 1 }],
+            success_url: input.successUrl,
+            cancel_url: input.cancelUrl,
+            client_reference_id: input.metadata.user_id,
+            metadata: input.metadata,
+            payment_intent_data: { metadata: input.metadata },
+          },
+          { idempotencyKey: input.idempotencyKey },
+        ),
+      );
+      return toCheckoutSession(session);
+    },
+
     async verifyWebhook(rawBody, signature) {
       let event: Stripe.Event;
       try {
@@ -257,6 +278,9 @@ export function createStripeGateway(deps: StripeGatewayDeps): PaymentGateway {
       if (event.type.startsWith("customer.subscription.")) {
         return { ...base, type: event.type as GatewayEvent["type"], data: { object: toSubscription(event.data.object as Stripe.Subscription) } };
       }
+      if (event.type === "checkout.session.completed" || event.type === "checkout.session.async_payment_succeeded") {
+        return { ...base, type: event.type, data: { object: toCheckoutSession(event.data.object) } };
+      }
       if (event.type === "invoice.paid" || event.type === "invoice.payment_failed" || event.type === "invoice.payment_action_required") {
         // The event's invoice does not carry its payment's outcome: read it (with the intent) from Stripe.
         const invoice = await stripe.invoices.retrieve((event.data.object as Stripe.Invoice).id!, { expand: ["payment_intent"] });
@@ -265,6 +289,18 @@ export function createStripeGateway(deps: StripeGatewayDeps): PaymentGateway {
       // Other events (customer.created, setup_intent.succeeded…) are acknowledged and recorded only.
       return { ...base, type: event.type as GatewayEvent["type"], data: { object: event.data.object as unknown as GatewayInvoice } };
     },
+  };
+}
+
+function toCheckoutSession(session: Stripe.Checkout.Session): GatewayCheckoutSession {
+  return {
+    id: session.id,
+    url: session.url ?? "",
+    status: session.status === "complete" ? "complete" : session.status === "expired" ? "expired" : "open",
+    payment_status: session.payment_status,
+    amount_total: session.amount_total ?? 0,
+    customer: typeof session.customer === "string" ? session.customer : (session.customer?.id ?? null),
+    metadata: { ...(session.metadata ?? {}) },
   };
 }
 

@@ -6,7 +6,7 @@ import type { PaymentMethodRow, PaymentRow, PlanRow, SubscriptionRow, UserRow } 
 import { findUserById, updateUser } from "../db/users";
 import { TRIAL_DAYS, discounted } from "../domain/billing";
 import { FREE_PLAN_ID } from "../domain/plans";
-import { CardError, type Clock, type GatewayInvoice, type GatewaySubscription, type PaymentGateway } from "../payments/gateway";
+import { CardError, type Clock, type GatewayCheckoutSession, type GatewayInvoice, type GatewaySubscription, type PaymentGateway } from "../payments/gateway";
 import { DomainError, notFound } from "./errors";
 
 /**
@@ -19,6 +19,8 @@ export interface PaymentsDeps {
   gateway: PaymentGateway;
   clock: Clock;
   log?: { warn(fields: object, message: string): void };
+  /** A one-time purchase paid (services/checkout.ts): its `checkout.session.completed` event, applied once. */
+  checkoutCompleted?: (session: GatewayCheckoutSession) => Promise<void>;
 }
 
 /** A subscription that still gives its plan (a cancelled or never-paid one does not). */
@@ -141,7 +143,9 @@ export function createPayments(deps: PaymentsDeps) {
       .values({ ...values, user_id: user.id, created_at: now })
       .onConflict((oc) => oc.column("user_id").doUpdateSet(values))
       .execute();
-    if (LIVE.has(sub.status)) {
+    if (user.ltd_tier) {
+      // A lifetime deal's plan outlives any subscription (issue 16): the subscription's end leaves it in place.
+    } else if (LIVE.has(sub.status)) {
       if (user.plan_id !== sub.price.id) await updateUser(db, user.id, { plan_id: sub.price.id });
     } else if (sub.status === "canceled" && user.plan_id !== FREE_PLAN_ID) {
       // SPEC §4: a cancelled subscription, or a renewal with no card to charge, ends on Free (files are kept).
@@ -208,6 +212,7 @@ export function createPayments(deps: PaymentsDeps) {
     try {
       if (event.type.startsWith("customer.subscription.")) await applySubscription(event.data.object as GatewaySubscription, event.created);
       else if (event.type.startsWith("invoice.")) await applyInvoice(event.data.object as GatewayInvoice);
+      else if (event.type === "checkout.session.completed" || event.type === "checkout.session.async_payment_succeeded") await deps.checkoutCompleted?.(event.data.object as GatewayCheckoutSession);
     } catch (error) {
       // Not processed: forgotten, so the gateway's retry of this event is applied rather than skipped.
       await db.deleteFrom("webhook_events").where("id", "=", event.id).where("processed_at", "is", null).execute();
@@ -303,6 +308,8 @@ export function createPayments(deps: PaymentsDeps) {
 
   return {
     handleWebhook,
+    /** The user's billing customer at the gateway, made on first use (checkout sessions bill it too). */
+    customerFor: async (userId: number) => customerOf(await mustUser(userId)),
     paymentMode,
     info,
 

@@ -9,6 +9,7 @@ import { applySettingsRules, DEFAULT_SETTINGS } from "../domain/project-settings
 import { buildStoryboard } from "./storyboard-builder";
 import { projectSubtitlesFile, trackKeyOf, type SubtitlesFormat } from "./subtitles";
 import { allowedTiers, exportTier, type ExportTier } from "../domain/export-tiers";
+import { projectExportRights } from "../../api/export-tiers";
 import type { JobPayloads, JobType } from "../jobs/types";
 import { safeFileName, type FileLinks } from "./file-links";
 import type { ShareTokens } from "./share-tokens";
@@ -125,6 +126,7 @@ export function createProjects(deps: ProjectsDeps) {
       subtitles_draft: bit(row.subtitles_draft ?? 0),
       subtitles_pending: bit(row.subtitles_pending ?? 0),
       subtitles_track_url: row.export_key && row.subtitles_lines_count > 0 ? deps.links.url(trackKeyOf(row.export_key)) : null,
+      export_unlocked: row.export_unlocked_at ? 1 : 0,
       created_at: row.created_at,
       updated_at: row.updated_at,
     };
@@ -336,7 +338,8 @@ export function createProjects(deps: ProjectsDeps) {
       // final export always makes the video and says so rather than finishing the project with nothing new.
       if (body.final && body.exportvideo === 0) throw new DomainError("nothing_to_export", "A final export always makes the video; the subtitles download beside it")
       if (body.final) {
-        const rights = await deps.renderRights(userId);
+        // A project bought once (SPEC §6) exports at 1080p without the watermark whatever the plan.
+        const rights = projectExportRights(await deps.renderRights(userId), { export_unlocked: row.export_unlocked_at ? 1 : 0 });
         const tier = exportTier(body.tier, rights.videoTier);
         if (tier === null) {
           throw new DomainError("tier_not_allowed", `Your plan does not include ${body.tier === 4 ? "4k" : "1080p"} exports; choose ${allowedTiers(rights.videoTier).map((t) => TIER_NAMES[t]).join(" or ")}`);
@@ -380,7 +383,8 @@ export function createProjects(deps: ProjectsDeps) {
       const row = await mustFind(userId, id);
       if (row.deleted_at) throw notFound("No such project");
       if (!row.export_key || !row.final_render) throw new DomainError("render_not_ready", "This project has no final render yet");
-      if (!(await deps.isPaid(userId))) throw new DomainError("upgrade_required", "Downloading the finished video needs a paid plan");
+      // A project whose export was bought (SPEC §6 one-time fee) is downloadable on any plan.
+      if (!row.export_unlocked_at && !(await deps.isPaid(userId))) throw new DomainError("upgrade_required", "Downloading the finished video needs a paid plan");
       const filename = safeFileName(row.video_name || row.name, "mp4");
       const link = deps.links.downloadUrl(row.export_key, filename, now);
       return { url: link.url, filename, expires_at: new Date(link.expires * 1000).toISOString() };

@@ -72,6 +72,9 @@ const CODE_MESSAGES: Record<ErrorCode, MessageDescriptor> = {
   licence_used: msg`This licence code has already been redeemed.`,
   licence_held: msg`Your account already has this lifetime tier or a higher one.`,
   licence_subscription_active: msg`You have a paid subscription. Cancel its renewal first (choose the free plan), then redeem your licence.`,
+  lifetime_owned: msg`You already have a lifetime deal. Your plan is on your account page.`,
+  export_unlocked: msg`This video already exports at 1080p without the watermark.`,
+  export_included: msg`Your plan already exports at 1080p without the watermark.`,
 };
 
 /** The message of one error code in the user's language (a failed subtitle set's `error`, issue 14). */

@@ -175,6 +175,8 @@ const FIXTURES: Partial<Record<RouteName, Fixture>> = {
   "paymentMethods.remove": { own: (p) => ({ params: { id: p.paymentMethod } }) },
   "paymentMethods.add": { own: (p) => ({ body: { payment_method: p.paymentMethod } }), bodyIds: (_a, v) => [{ body: { payment_method: v.paymentMethod } }] },
   "subscription.update": { own: (p) => ({ body: { plan: "starter_month", payment: p.paymentMethod } }), bodyIds: (_a, v) => [{ body: { plan: "starter_month", payment: v.paymentMethod } }] },
+  // One project's watermark-free export (issue 16): the project id is in the query; another user's project is a 404 and opens no session.
+  "checkout.video": { own: (p) => ({ query: { project: p.project } }), bodyIds: (_a, v) => [{ query: { project: v.project } }] },
 };
 
 /** zod object keys, through defaults, optionals and pipes. */
