@@ -10,6 +10,8 @@ import { CurrentPlanCard } from "./CurrentPlanCard";
 import { NotificationsCard } from "./NotificationsCard";
 import { PaymentMethodsCard } from "./PaymentMethodsCard";
 import { QuotasCard } from "./QuotasCard";
+import { ProfileCard } from "./ProfileCard";
+import { SecurityCard } from "./SecurityCard";
 import { focusPlanPicker, PLANS_SECTION_ID } from "./plans-anchor";
 import "./account.css";
 
@@ -67,6 +69,8 @@ export function AccountView() {
         <CurrentPlanCard user={user} />
         <PaymentMethodsCard online={online} />
         <NotificationsCard user={user} />
+        <ProfileCard user={user} />
+        <SecurityCard />
       </div>
     </div>
   );
