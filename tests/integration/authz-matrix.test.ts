@@ -190,7 +190,7 @@ const idParams = (def: RouteDef) => pathParams(def).filter((p) => !NOT_ID_PARAMS
 const idFields = (name: string, def: RouteDef) => keysOf(def.body).filter((k) => ID_FIELD.test(k) && !NOT_OWNED_FIELDS.has(`${name}:${k}`));
 
 /** Routes outside the contract table that this suite calls explicitly (below). */
-const HIDDEN_COVERED = new Set([`${API_BASE}/uploads/*`, `${API_BASE}/projects/:id/downloadrender`, `${API_BASE}/projects/:id/subtitles`, `${API_BASE}/files/*`, `${API_BASE}/user/email/verify/:id`, `${API_BASE}/share/:token/:file`,
+const HIDDEN_COVERED = new Set([`${API_BASE}/uploads/*`, `${API_BASE}/projects/:id/downloadrender`, `${API_BASE}/projects/:id/subtitles`, `${API_BASE}/files/*`, `${API_BASE}/user/email/verify/:id`, `${API_BASE}/user/export/:id`, `${API_BASE}/share/:token/:file`,
   // A song's demo file belongs to no user (music.test.ts: catalogue demos are public, MUSIC_DIR ones by signed link).
   `${API_BASE}/bgms/:id/demo`]);
 
@@ -406,6 +406,12 @@ describe("authorisation matrix", () => {
     figures.calls += 1;
     if (verify.statusCode === 303 && verify.headers.location === "/verify-email?status=invalid") figures.denied += 1;
     else leaks.push(`email verify with their id: ${verify.statusCode} ${verify.headers.location}`);
+    // Issue 16: my data-export link's signature does not open their zip; without a signature nothing opens.
+    const myExport = new URL((await callRoute(routes["user.exportData"], {}, attacker.token)).json().url as string, base);
+    for (const url of [`${API_BASE}/user/export/${victim.userId}${myExport.search}`, `${API_BASE}/user/export/${victim.userId}`]) {
+      const res = await server.app.inject({ method: "GET", url });
+      inspect(`data export ${url.slice(0, 60)}`, res.statusCode, res.body, victim, false);
+    }
     // A link signed for my key does not open theirs; a tampered or expired one opens nothing.
     const mine = new URL(attacker.fileLink, base);
     const theirKey = new URL(victim.fileLink, base).pathname;
