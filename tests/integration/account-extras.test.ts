@@ -5,12 +5,15 @@
  * data export zip, and the password reset by e-mail (same answer for an unknown address, hashed single-use
  * tokens that expire).
  */
+import type { ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { strFromU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, listen, processedTalkProject, startTestServer, type TestServer } from "./helpers";
+import { bearer, listen, processedTalkProject, startTestServer, waitFor, type TestServer } from "./helpers";
+import { spawnServer } from "./server-process";
 
 let server: TestServer;
 let base = "";
@@ -326,4 +329,65 @@ describe("a creator's data and the account's end", () => {
     // The other account is untouched.
     expect((await call(other.token, "GET", "/user")).status).toBe(200);
   });
+});
+
+describe("the log of a real server", () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-account-log-"));
+  const logFile = path.join(dataDir, "server.log");
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const origin = `http://127.0.0.1:${port}`;
+  let child: ChildProcess | undefined;
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      child.kill("SIGKILL");
+      await new Promise((resolve) => child!.once("exit", resolve));
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const json = async (method: string, url: string, body?: unknown, token?: string) => {
+    const res = await fetch(`${origin}/api/v1${url}`, { method, redirect: "manual", headers: { ...(token ? bearer(token) : {}), ...(body === undefined ? {} : { "content-type": "application/json" }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+  /** The newest mail to an address in DATA_DIR/outbox (the server has no SMTP here). */
+  const outbox = (to: string, template: string) =>
+    waitFor(async () => {
+      const dir = path.join(dataDir, "outbox");
+      const mails = fs.existsSync(dir) ? fs.readdirSync(dir).sort().map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), "utf8"))) : [];
+      return mails.filter((m) => m.to === to && m.template === template).at(-1) as { links: string[] } | undefined;
+    }, 10_000);
+
+  it("never writes a reset token, an e-mail change token, an export signature or a password, even at trace level", async () => {
+    child = spawnServer({ port, dataDir, logFile, env: { PUBLIC_URL: origin, LOG_LEVEL: "trace" } });
+    await waitFor(async () => (await fetch(`${origin}/api/v1/config`).then((r) => r.ok).catch(() => false)) || undefined, 60_000);
+    const email = `log-${Date.now()}@example.com`;
+    const password = `first-pass-${Date.now()}`;
+    expect((await json("POST", "/register", { locale: "en", first_name: "Ana", last_name: "Silva", email, password, password_confirmation: password, terms: true })).status).toBe(201);
+    let token = (await json("POST", "/user/login", { email, password })).body.api_token as string;
+
+    const newPassword = `second-pass-${Date.now()}`;
+    expect((await json("POST", "/user/password", { current_password: password, password: newPassword, password_confirmation: newPassword }, token)).status).toBe(200);
+    expect((await json("POST", "/user/password/forgot", { email })).status).toBe(200);
+    const resetToken = new URL((await outbox(email, "password-reset")).links[0]!).searchParams.get("token")!;
+    // The page the mail opens, then the reset itself.
+    expect((await fetch(`${origin}/reset-password?token=${resetToken}`)).status).toBeLessThan(500);
+    const resetPassword = `third-pass-${Date.now()}`;
+    expect((await json("POST", "/user/password/reset", { token: resetToken, password: resetPassword, password_confirmation: resetPassword })).status).toBe(200);
+    token = (await json("POST", "/user/login", { email, password: resetPassword })).body.api_token as string;
+
+    const fresh = `log-new-${Date.now()}@example.com`;
+    expect((await json("POST", "/user/email", { email: fresh, password: resetPassword }, token)).status).toBe(200);
+    const confirmLink = (await outbox(fresh, "email-change")).links[0]!;
+    const changeToken = new URL(confirmLink).searchParams.get("token")!;
+    expect((await fetch(confirmLink, { redirect: "manual" })).status).toBe(303);
+
+    const exportLink = (await json("GET", "/user/export", undefined, token)).body.url as string;
+    const signature = new URL(exportLink, origin).searchParams.get("signature")!;
+    expect((await fetch(`${origin}${exportLink}`)).status).toBe(200);
+
+    const log = fs.readFileSync(logFile, "utf8");
+    expect(log).toContain("/user/password/reset");
+    for (const secret of [resetToken, changeToken, signature, password, newPassword, resetPassword, token]) expect(log).not.toContain(secret);
+  }, 120_000);
 });
