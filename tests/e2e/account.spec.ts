@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createUser, signIn } from "./helpers";
+import { apiToken, createUser, signIn } from "./helpers";
 
 /** Signs a new, verified creator in and opens /account from the user menu's "My plan". */
 async function openAccount(page: Page) {
@@ -107,4 +107,47 @@ test("at 360 px the account page fits and a card can be added with the keyboard 
 
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
+});
+
+test("a subscriber on a trial sees the plan, its cycle and the trial's end, then that it will not renew", async ({ page }) => {
+  const { email } = await createUser(page.request);
+  const token = await apiToken(page.request, email);
+  const call = async (method: "GET" | "POST" | "PUT", url: string, data?: unknown) => {
+    const res = await page.request.fetch(url.startsWith("/local-gateway") ? url : `/api/v1${url}`, {
+      method,
+      headers: url.startsWith("/local-gateway") ? {} : { authorization: `Bearer ${token}`, "idempotency-key": crypto.randomUUID() },
+      data,
+    });
+    expect(res.ok(), `${method} ${url}: ${res.status()} ${await res.text()}`).toBe(true);
+    return res.json();
+  };
+  // The card goes to the local gateway, as the card form sends it; then the account saves its id and subscribes.
+  const intent = await call("GET", "/user/payment/setupintent");
+  const confirmed = await call("POST", "/local-gateway/v1/setup_intents/confirm", {
+    client_secret: intent.client_secret,
+    card: { number: "4242424242424242", exp_month: 12, exp_year: 2034, cvc: "123" },
+    billing_details: { name: "Rui Costa" },
+  });
+  await call("POST", "/user/payment/methods", { payment_method: confirmed.payment_method });
+  const started = await call("PUT", "/user/payment/subscription", { plan: "starter_month", payment: confirmed.payment_method });
+  expect(started.change).toBe("trial_started");
+  const trialEnd = new Date(started.subscription.trial_ends_at as string);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const englishDate = `${pad(trialEnd.getMonth() + 1)}/${pad(trialEnd.getDate())}/${trialEnd.getFullYear()}`;
+
+  await signIn(page, email);
+  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  await page.goto("/account");
+  const plan = page.getByRole("region", { name: "Current plan" });
+  await expect(plan.getByText("Starter", { exact: true })).toBeVisible();
+  await expect(plan.getByText("Billed monthly")).toBeVisible();
+  // SPEC §9: MM/DD/YYYY for English.
+  await expect(plan.getByText(`Your free trial ends on ${englishDate}.`)).toBeVisible();
+  await expect(page.getByRole("region", { name: "Quotas" }).getByRole("button", { name: "Upgrade" })).toHaveCount(0);
+
+  // Choosing Free cancels the renewal (SPEC §2 Plan selection flow): the card says so.
+  const cancelled = await call("PUT", "/user/payment/subscription", { plan: "free" });
+  expect(cancelled.change).toBe("cancel_scheduled");
+  await page.reload();
+  await expect(plan.getByText(/^This plan will not renew\. It ends on \d{2}\/\d{2}\/\d{4}, then your account goes back to Free\.$/)).toBeVisible();
 });

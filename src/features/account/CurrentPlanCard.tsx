@@ -67,7 +67,7 @@ function SubscriptionPlan({ subscription, locale }: { subscription: Subscription
   return (
     <>
       <p className="account-plan-name">
-        {planDisplayName(subscription.plan.nickname)}
+        <span>{planDisplayName(subscription.plan.nickname)}</span>
         {!free && subscription.interval && (
           <span className="badge">{subscription.interval === "year" ? <Trans>Billed yearly</Trans> : <Trans>Billed monthly</Trans>}</span>
         )}
