@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { strFromU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../server/config";
 import { bearer, listen, processedTalkProject, startTestServer, waitFor, type TestServer } from "./helpers";
 import { spawnServer } from "./server-process";
 
@@ -139,6 +140,12 @@ describe("password and sessions", () => {
 });
 
 describe("password reset by e-mail", () => {
+  it("is the app's own unless FORGOT_PASSWORD_URL names an external page", async () => {
+    expect((await call(undefined, "GET", "/config")).body.links.forgotPassword).toBeNull();
+    expect(loadConfig({ FORGOT_PASSWORD_URL: "https://example.com/reset" }).links.forgotPassword).toBe("https://example.com/reset");
+    expect(() => loadConfig({ FORGOT_PASSWORD_URL: "not a url" })).toThrow(/FORGOT_PASSWORD_URL/);
+  });
+
   it("answers an unknown address exactly as a known one, and mails only the known one", async () => {
     const { email } = await server.signUp();
     const before = server.mails.length;
