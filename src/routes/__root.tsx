@@ -1,6 +1,7 @@
 import { createRootRoute, Outlet } from "@tanstack/react-router";
 import { Trans } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
+import { AriaRouter } from "../app/AriaRouter";
 import { TopBanner } from "../app/TopBanner";
 import { sunsetIfConfigured } from "../app/sunset";
 import { Toasts } from "../ui/Toast";
@@ -10,14 +11,14 @@ export const Route = createRootRoute({
     await sunsetIfConfigured();
   },
   component: () => (
-    <>
+    <AriaRouter>
       <a href="#main" className="skip-link">
         <Trans>Skip to content</Trans>
       </a>
       <TopBanner />
       <Outlet />
       <Toasts />
-    </>
+    </AriaRouter>
   ),
   notFoundComponent: () => (
     <main className="centered-page" id="main">

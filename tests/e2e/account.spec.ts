@@ -6,9 +6,12 @@ async function openAccount(page: Page) {
   const { email } = await createUser(page.request);
   await signIn(page, email);
   await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  // "My plan" opens /account inside the app: no page load (the marker survives).
+  await page.evaluate(() => ((window as { sameDocument?: boolean }).sameDocument = true));
   await page.getByRole("button", { name: /Account menu for/ }).click();
   await page.getByRole("menuitem", { name: /My plan/ }).click();
   await expect(page).toHaveURL(/\/account$/);
+  expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
   await expect(page.getByRole("heading", { name: "Account", exact: true })).toBeVisible();
 }
 
