@@ -19,7 +19,8 @@ precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
 // Deep links (/projects/1/storyboard…) load the shell; the API never does.
-registerRoute(new NavigationRoute(createHandlerBoundToURL("/index.html"), { denylist: [/^\/api\//] }));
+// The local gateway's hosted checkout page (issue 16) is the server's, not the app's.
+registerRoute(new NavigationRoute(createHandlerBoundToURL("/index.html"), { denylist: [/^\/api\//, /^\/local-gateway\//] }));
 
 const isSignedFile = (href: string) => new URL(href).pathname.startsWith("/api/v1/files/");
 const unsigned = (href: string) => {

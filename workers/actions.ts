@@ -19,6 +19,7 @@ import { createWaveformActions } from "./waveform";
 import { createMusicActions } from "./music";
 import { createAccountActions } from "./account";
 import { createPaymentActions } from "./payments";
+import { createCheckoutActions } from "./checkout";
 import { createUploader } from "./uploads";
 import { createProgressStream } from "./progress";
 import type { ProjectDraftRow, UploadRole, UploadRow } from "../src/db";
@@ -73,6 +74,8 @@ export function createActions(db: CutroomDb, call: ApiCall) {
     // Issue 16: name, e-mail, password, other devices, data export, deletion, password reset.
     ...createAccountActions(db, call),
     ...createPaymentActions(db, call),
+    // Issue 16: lifetime deals and one project's export, paid on a checkout page; a purchase re-reads the user, quotas and limits.
+    ...createCheckoutActions(db, call, (): Promise<unknown> => Promise.all([actions.refreshUser(), actions.refreshQuotas(), actions.refreshLimits()])),
 
     /** The app's wish for live progress: some project is busy and the page is visible and online (issue 13). */
     watchProgress: (on: boolean) => progress.setWanted(on),

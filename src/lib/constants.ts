@@ -8,6 +8,8 @@ export const VIDEO_SITE_CONNECT_POLL_TIMES = 180;
 export const TOAST_MS = 2_500;
 export const REGISTER_REDIRECT_MS = 1_500;
 export const LOGIN_LOADING_RESET_MS = 500;
+/** A checkout session's page opens this long after the session loads (SPEC §9 checkout redirect). */
+export const CHECKOUT_REDIRECT_MS = 2_000;
 export const MENU_BREAKPOINT_PX = 1023;
 export const STORAGE_WARNING_RATIO = 0.9;
 export const STORYBOARD_FIRST_BATCH = 25;

@@ -76,7 +76,9 @@ test("a creator uploads a talk, configures it, watches it being made and plays t
   await expect(page.getByText("Jump cuts created")).toBeVisible();
   await expect(page.getByText("Subtitle lines", { exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: "Share" })).toBeVisible();
-  await expect(page.getByRole("link", { name: "Remove watermark" })).toBeVisible();
+  // Issue 16: a free user removes the watermark from this video for a one-time fee, or picks a plan.
+  await expect(page.getByRole("button", { name: /^Remove watermark for this video \(one-time US\$ \d+\.\d\d\)$/ })).toBeVisible();
+  await expect(page.getByRole("link", { name: "or see the plans" })).toHaveAttribute("href", "/account#plans");
   const video = page.locator('video[slot="media"]');
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
   await page.getByRole("region", { name: "Preview of My first talk" }).getByRole("button", { name: /^play$/i }).click();

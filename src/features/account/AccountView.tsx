@@ -12,6 +12,7 @@ import { PaymentMethodsCard } from "./PaymentMethodsCard";
 import { QuotasCard } from "./QuotasCard";
 import { ProfileCard } from "./ProfileCard";
 import { SecurityCard } from "./SecurityCard";
+import { LifetimeWelcomeModal } from "./LifetimeWelcomeModal";
 import { focusPlanPicker, PLANS_SECTION_ID } from "./plans-anchor";
 import "./account.css";
 
@@ -72,6 +73,8 @@ export function AccountView() {
         <ProfileCard user={user} />
         <SecurityCard />
       </div>
+      {/* SPEC §2: a lifetime user's first visit while show_wizard is set. */}
+      <LifetimeWelcomeModal user={user} />
     </div>
   );
 }

@@ -34,7 +34,8 @@ export function DownloadButton({ project }: { project: Project }) {
   if (project.status !== "Render Ready" || !project.final_render || !user) return null;
 
   const download = async () => {
-    if (!canDownload(user)) return setUpgradeOpen(true);
+    // A video bought once (SPEC §6, issue 16) downloads on any plan.
+    if (!canDownload(user) && project.export_unlocked !== 1) return setUpgradeOpen(true);
     setPending(true);
     const result = await worker.downloadLink(project.id);
     setPending(false);

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
-import { allowedTiers, carriesWatermark, userVideoTier, type ExportTier } from "../../../api/export-tiers";
+import { allowedTiers, carriesWatermark, projectExportRights, userVideoTier, type ExportTier } from "../../../api/export-tiers";
 import type { Project, ProjectSettings } from "../../../api/projects";
 import { PROJECT_NAME_MAX } from "../../../api/limits";
 import { VIDEO_DESCRIPTION_MAX, type Privacy } from "../../../api/share";
@@ -29,7 +29,9 @@ const TIER_OF_KEY: Record<"720" | "1080" | "2160", ExportTier> = { "720": 1, "10
 export function ExportForm({ project }: { project: Project }) {
   const { t, i18n } = useLingui();
   const user = useCurrentUser();
-  const tiers = user ? allowedTiers(userVideoTier(user)) : [];
+  // A project bought once (SPEC §6) exports at 1080p without the watermark, as the server allows it.
+  const rights = user ? projectExportRights({ videoTier: userVideoTier(user), watermark: carriesWatermark(user) }, project) : null;
+  const tiers = rights ? allowedTiers(rights.videoTier) : [];
   const [tierKey, setTierKey] = useState<"720" | "1080" | "2160" | null>(null);
   const [aspect, setAspect] = useState<AspectChoice>(project.aspect || "original");
   const [crop, setCrop] = useState(project.autocrop === 1);
@@ -137,7 +139,7 @@ export function ExportForm({ project }: { project: Project }) {
           options={PRIVACY_OPTIONS.map((o) => ({ id: o.id, label: i18n._(o.label), description: i18n._(o.description) }))}
         />
       )}
-      {carriesWatermark(user) && (
+      {rights?.watermark && (
         <p className="field-description">
           <Trans>On your plan the exported video carries the Cutroom watermark.</Trans>
         </p>

@@ -3,7 +3,6 @@ import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { isMediaLanguage, MEDIA_LANGUAGE_NAMES } from "../../lib/languages";
 import type { Project } from "../../../api/projects";
-import { useConfig, useCurrentUser } from "../../app/hooks";
 import type { HighlightsRow } from "../../db";
 import { Spinner } from "../../ui/Button";
 import { Player } from "../../ui/Player";
@@ -11,6 +10,7 @@ import { EditProjectButton } from "../edit/EditProjectButton";
 import { Highlights } from "./Highlights";
 import { DownloadButton } from "./DownloadButton";
 import { ShareButton } from "./ShareButton";
+import { RemoveWatermarkOffer } from "./RemoveWatermarkOffer";
 import { SubtitlesNotice } from "./SubtitlesNotice";
 import { SubtitlesDownloadButton } from "./SubtitlesDownloadButton";
 import { useReadyTranslations, useTrackUrls } from "./subtitle-tracks";
@@ -52,12 +52,10 @@ const NO_SETS: never[] = [];
 /**
  * Preview Ready / Render Ready: the player, what the edit did, Edit project (not when Render Ready, nor
  * where the edit screen already shows it), Share (to the Preview & Export tab, not shown on it), and Remove
- * watermark for free users.
+ * watermark for free users (this video for a one-time fee, or a plan).
  */
 export function ReadyView({ project, highlights, showEdit = true }: { project: Project; highlights: HighlightsRow | null | undefined; showEdit?: boolean }) {
   const { t, i18n } = useLingui();
-  const user = useCurrentUser();
-  const config = useConfig();
   const tracks = usePreviewTracks(project, i18n);
   return (
     <div className="preview-layout">
@@ -75,11 +73,8 @@ export function ReadyView({ project, highlights, showEdit = true }: { project: P
           <SubtitlesDownloadButton project={project} linesCount={highlights?.subtitlesLinesCount} />
           {/* On the Preview & Export tab itself the share panel is below. */}
           {showEdit && <ShareButton projectId={project.id} />}
-          {user && user.video_tier < 1 && config && (
-            <a className="btn btn-primary" href={config.links.pricing} target="_blank" rel="noopener noreferrer">
-              <Trans>Remove watermark</Trans>
-            </a>
-          )}
+          {/* Free users: remove the watermark from this video for a one-time fee, or see the plans (SPEC §2, §6). */}
+          <RemoveWatermarkOffer project={project} />
         </div>
       </div>
       <aside className="card preview-side">
