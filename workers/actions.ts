@@ -21,6 +21,7 @@ import { createAccountActions } from "./account";
 import { createPaymentActions } from "./payments";
 import { createCheckoutActions } from "./checkout";
 import { createUploader } from "./uploads";
+import { createLicenceActions } from "./licences";
 import { createProgressStream } from "./progress";
 import type { ProjectDraftRow, UploadRole, UploadRow } from "../src/db";
 import type { Result } from "./status";
@@ -79,6 +80,8 @@ export function createActions(db: CutroomDb, call: ApiCall) {
 
     /** The app's wish for live progress: some project is busy and the page is visible and online (issue 13). */
     watchProgress: (on: boolean) => progress.setWanted(on),
+    // Issue 16: a redeemed licence gives the lifetime tier; quotas, limits and the subscription are read again.
+    ...createLicenceActions(db, call, (): Promise<unknown> => Promise.all([actions.refreshQuotas(), actions.refreshLimits(), actions.refreshSubscription()])),
 
     /** Loads the server's public set-up and, when signed in, the user. Works offline from the mirror. */
     async boot(): Promise<void> {

@@ -1,6 +1,7 @@
 import { Outlet, useNavigate, useRouter } from "@tanstack/react-router";
 import { useEffect, useRef } from "react";
 import { ErrorsBanner } from "./ErrorsBanner";
+import { PromotionBanner } from "../features/promotion/PromotionBanner";
 import { useCurrentUser } from "./hooks";
 import { LeftMenu } from "./LeftMenu";
 import { TopBar } from "./TopBar";
@@ -32,6 +33,7 @@ export function Shell() {
     <div className="shell">
       <TopBar user={user} />
       <ErrorsBanner />
+      <PromotionBanner user={user} />
       <div className="shell-body">
         <LeftMenu />
         <main className="shell-main" id="main" tabIndex={-1}>

@@ -12,6 +12,7 @@ import { PaymentMethodsCard } from "./PaymentMethodsCard";
 import { QuotasCard } from "./QuotasCard";
 import { ProfileCard } from "./ProfileCard";
 import { SecurityCard } from "./SecurityCard";
+import { RedeemLicenceCard } from "./RedeemLicenceCard";
 import { LifetimeWelcomeModal } from "./LifetimeWelcomeModal";
 import { focusPlanPicker, PLANS_SECTION_ID } from "./plans-anchor";
 import "./account.css";
@@ -74,6 +75,7 @@ export function AccountView() {
         <SecurityCard />
       </div>
       {/* SPEC §2: a lifetime user's first visit while show_wizard is set. */}
+        <RedeemLicenceCard user={user} online={online} />
       <LifetimeWelcomeModal user={user} />
     </div>
   );
