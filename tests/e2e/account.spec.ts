@@ -37,6 +37,9 @@ test("a free creator sees quotas and the Free plan, saves the 4242 test card and
   // Free users get the Upgrade prompt on the storage side (SPEC §2, video_tier below 1).
   await expect(quotas.getByRole("button", { name: "Upgrade" })).toBeVisible();
   await expect(page.getByRole("region", { name: "Current plan" }).getByText("Free", { exact: true })).toBeVisible();
+  // The prompt brings the plan picker into view and gives it the focus.
+  await quotas.getByRole("button", { name: "Upgrade" }).click();
+  await expect(page.getByRole("region", { name: "Plans" })).toBeFocused();
 
   await expect(methods(page).getByText("No saved cards yet.")).toBeVisible();
   await methods(page).getByRole("button", { name: "Add a card" }).click();
@@ -153,4 +156,17 @@ test("a subscriber on a trial sees the plan, its cycle and the trial's end, then
   expect(cancelled.change).toBe("cancel_scheduled");
   await page.reload();
   await expect(plan.getByText(/^This plan will not renew\. It ends on \d{2}\/\d{2}\/\d{4}, then your account goes back to Free\.$/)).toBeVisible();
+});
+
+test("offline, the page keeps what it last knew and waits for the connection to change cards", async ({ page, context }) => {
+  await openAccount(page);
+  await expect(methods(page).getByText("No saved cards yet.")).toBeVisible();
+  await context.setOffline(true);
+  await expect(page.getByText(/^You are offline\./)).toBeVisible();
+  await expect(page.getByRole("region", { name: "Quotas" }).getByRole("meter", { name: "Available size" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Current plan" }).getByText("Free", { exact: true })).toBeVisible();
+  await expect(methods(page).getByRole("button", { name: "Add a card" })).toBeDisabled();
+  await context.setOffline(false);
+  await expect(methods(page).getByRole("button", { name: "Add a card" })).toBeEnabled();
+  await expect(page.getByText(/^You are offline\./)).toHaveCount(0);
 });
