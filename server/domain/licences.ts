@@ -15,13 +15,6 @@ export const licenceCodeHash = (code: string) => createHash("sha256").update(nor
 /** SPEC §3: "The partner licence tier prefix is {product}_tier". */
 export const licenceTier = (product: string, tier: number) => `${product}_tier${tier}`;
 
-/** A code as the operator may see it in a report: never in full (`AB…YZ`). */
-export function maskLicenceCode(code: string): string {
-  const clean = normaliseLicenceCode(code);
-  if (clean.length <= 6) return "…";
-  return `${clean.slice(0, 2)}…${clean.slice(-2)}`;
-}
-
 /**
  * The codes in an operator's file: a .txt with one code a line, or a .csv whose column is named code,
  * licence/license or key (any case), else its first column. Quotes are dropped; empty lines are skipped.

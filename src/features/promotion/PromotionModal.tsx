@@ -66,7 +66,7 @@ export function PromotionModal({ promotion, user, onClose }: { promotion: Promot
     try {
       const result = await worker.checkCoupon(coupon.code, plan.id);
       if (!result.ok) return setError(failureMessage(i18n, result.failure));
-      if (!result.data.coupon.isValid || !result.data.coupon.percent_off) return setError(t`This offer is no longer valid for this plan.`);
+      if (!result.data.coupon.isValid || !result.data.coupon.percent_off) return setError(t`This offer does not apply to this plan.`);
       setStep({ kind: "payment", plan, code: coupon.code, discounted: result.data.plan.discounted_amount, percentOff: result.data.coupon.percent_off });
     } finally {
       setChecking(null);
