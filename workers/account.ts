@@ -33,6 +33,11 @@ export function createAccountActions(db: CutroomDb, call: ApiCall) {
       return result;
     },
     forgotPassword: (email: string) => call("user.forgotPassword", { body: { email } }),
-    resetPassword: (body: ResetPasswordBody) => call("user.resetPassword", { body }),
+    /** A reset signs out every session, this device's too: the mirror forgets the user at once. */
+    async resetPassword(body: ResetPasswordBody) {
+      const result = await call("user.resetPassword", { body });
+      if (result.ok) await db.signOutLocally();
+      return result;
+    },
   };
 }
