@@ -14,7 +14,8 @@ export type LifetimeTier = z.infer<typeof LifetimeTier>;
 /** The plan id of a lifetime tier (also the user's ltd_tier once bought). */
 export const lifetimePlanId = (tier: LifetimeTier) => `ltd_${tier}` as const;
 
-export const LtdCheckoutQuery = z.object({ ltd_tier: LifetimeTier });
+/** `tier2`, or the plan's own name `ltd_tier2` (SPEC §3 Lifetime tiers). */
+export const LtdCheckoutQuery = z.object({ ltd_tier: z.string().max(16).transform((v) => v.replace(/^ltd_/, "")).pipe(LifetimeTier) });
 export const VideoCheckoutQuery = z.object({ project: z.coerce.number().int().positive() });
 
 /** A checkout session: the page to pay on (SPEC §9: the app goes there 2 s after it loads). */

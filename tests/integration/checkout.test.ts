@@ -242,6 +242,8 @@ describe("lifetime deal", () => {
   it("refuses an unknown tier and anonymous callers", async () => {
     const { token } = await server.signUp();
     expect((await call(token, "GET", "/stripe/checkout/ltd?ltd_tier=tier9")).status).toBe(400);
+    // The plan's own name is understood too (SPEC §3 Lifetime tiers: ltd_tier1…3).
+    expect((await call(token, "GET", "/stripe/checkout/ltd?ltd_tier=ltd_tier1")).status).toBe(200);
     const anonymous = await server.app.inject({ method: "GET", url: "/api/v1/stripe/checkout/ltd?ltd_tier=tier1" });
     expect(anonymous.statusCode).toBe(401);
   });

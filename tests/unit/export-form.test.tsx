@@ -43,6 +43,13 @@ describe("the export form (SPEC §3 Export options, §5 Export, §6 tiers)", () 
     expect(screen.getByText("Cutroom never upscales: a smaller source stays at its own size.")).toBeTruthy();
   });
 
+  it("offers a free user 1080p without the watermark line on a project whose export was bought once (issue 16)", () => {
+    hooks.user = { video_tier: 0, ltd_tier: null, features: [] };
+    wrap(<ExportForm project={{ ...preview, export_unlocked: 1 }} />);
+    expect(resolutions()).toEqual(["720p", "1080p (Full HD)"]);
+    expect(screen.queryByText(/watermark/)).toBeNull();
+  });
+
   it("offers a tier-2 user 720p and 1080p, no 4k, and no watermark line", () => {
     hooks.user = { video_tier: 2, ltd_tier: null, features: ["no_watermark"] };
     wrap(<ExportForm project={preview} />);
