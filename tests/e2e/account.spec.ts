@@ -37,6 +37,8 @@ test("a free creator sees quotas and the Free plan, saves the 4242 test card and
   // Free users get the Upgrade prompt on the storage side (SPEC §2, video_tier below 1).
   await expect(quotas.getByRole("button", { name: "Upgrade" })).toBeVisible();
   await expect(page.getByRole("region", { name: "Current plan" }).getByText("Free", { exact: true })).toBeVisible();
+  // The Free plan has no render notifications, so no toggle (SPEC §6).
+  await expect(page.getByRole("region", { name: "Notifications" })).toHaveCount(0);
   // The prompt brings the plan picker into view and gives it the focus.
   await quotas.getByRole("button", { name: "Upgrade" }).click();
   await expect(page.getByRole("region", { name: "Plans" })).toBeFocused();
@@ -150,6 +152,14 @@ test("a subscriber on a trial sees the plan, its cycle and the trial's end, then
   // SPEC §9: MM/DD/YYYY for English.
   await expect(plan.getByText(`Your free trial ends on ${englishDate}.`)).toBeVisible();
   await expect(page.getByRole("region", { name: "Quotas" }).getByRole("button", { name: "Upgrade" })).toHaveCount(0);
+
+  // Paid plans have render notifications (SPEC §6): the toggle shows and calls the server.
+  const notifications = page.getByRole("region", { name: "Notifications" });
+  const toggle = notifications.getByRole("switch", { name: /Render notifications/ });
+  await expect(toggle).toBeChecked();
+  await notifications.getByText("Render notifications", { exact: true }).click();
+  await expect(toggle).not.toBeChecked();
+  await expect.poll(async () => (await call("GET", "/user")).render_notifications).toBe(0);
 
   // Choosing Free cancels the renewal (SPEC §2 Plan selection flow): the card says so.
   const cancelled = await call("PUT", "/user/payment/subscription", { plan: "free" });
