@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { defineConfig } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 8181);
@@ -6,6 +8,15 @@ export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? ".tmp/e2e-data";
 /** Where tests/e2e/youtube.spec.ts starts its stand-in for Google (OAuth and YouTube uploads); the server is pointed at it. */
 export const E2E_YOUTUBE_PORT = Number(process.env.E2E_YOUTUBE_PORT ?? PORT + 1000);
 const youtubeStandIn = `http://127.0.0.1:${E2E_YOUTUBE_PORT}`;
+/** A coupon the payment specs apply (25 % off, one billing cycle). */
+export const E2E_COUPON = { code: "E2E-SAVE25", percent_off: 25 };
+/** The shipped plans plus E2E_COUPON: a PLANS_FILE replaces the whole catalogue, so it is written from the shipped one. */
+const E2E_PLANS_FILE = path.resolve(`${E2E_DATA_DIR}-plans.json`);
+fs.mkdirSync(path.dirname(E2E_PLANS_FILE), { recursive: true });
+fs.writeFileSync(
+  E2E_PLANS_FILE,
+  JSON.stringify({ plans: JSON.parse(fs.readFileSync(path.resolve("server/payments/plans.json"), "utf8")).plans, coupons: [E2E_COUPON] }),
+);
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -57,6 +68,7 @@ export default defineConfig({
       YOUTUBE_REVOKE_URL: `${youtubeStandIn}/revoke`,
       YOUTUBE_API_BASE: youtubeStandIn,
       YOUTUBE_CHUNK_BYTES: "262144",
+      PLANS_FILE: E2E_PLANS_FILE,
     },
   },
 });

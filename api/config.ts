@@ -9,7 +9,8 @@ export const PublicConfig = z.object({
   }),
   links: z.object({
     newAiApp: z.string(),
-    pricing: z.string(),
+    /** The marketing site's pricing page; null: /pricing shows the in-app pricing view. */
+    pricing: z.string().nullable(),
     help: z.string(),
     contact: z.string(),
     terms: z.string(),

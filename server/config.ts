@@ -36,7 +36,8 @@ const EnvSchema = z.object({
   /** Uploads not added to the library within this many hours are removed (0: never). */
   UPLOAD_EXPIRY_HOURS: z.coerce.number().min(0).max(24 * 365).default(24),
   NEW_AI_URL: z.string().url().default("https://ai.cutroom.app/"),
-  PRICING_URL: z.string().url().default("https://cutroom.app/pricing"),
+  /** The marketing site's pricing page: when set, /pricing goes there; unset, the app shows its own pricing view. */
+  PRICING_URL: z.string().url().optional(),
   HELP_URL: z.string().url().default("https://help.cutroom.app/"),
   CONTACT_URL: z.string().default("mailto:support@cutroom.app"),
   TERMS_URL: z.string().url().default("https://cutroom.app/terms"),
@@ -208,7 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     uploadExpiryMs: e.UPLOAD_EXPIRY_HOURS * 3600_000,
     links: {
       newAiApp: e.NEW_AI_URL,
-      pricing: e.PRICING_URL,
+      pricing: e.PRICING_URL ?? null,
       help: e.HELP_URL,
       contact: e.CONTACT_URL,
       terms: e.TERMS_URL,

@@ -18,6 +18,7 @@ import { createSubtitleActions } from "./subtitles";
 import { createWaveformActions } from "./waveform";
 import { createMusicActions } from "./music";
 import { createAccountActions } from "./account";
+import { createPlanActions } from "./plans";
 import { createPaymentActions } from "./payments";
 import { createCheckoutActions } from "./checkout";
 import { createUploader } from "./uploads";
@@ -74,6 +75,8 @@ export function createActions(db: CutroomDb, call: ApiCall) {
     ...createMusicActions(db, call, outbox),
     // Issue 16: name, e-mail, password, other devices, data export, deletion, password reset.
     ...createAccountActions(db, call),
+    // Issue 16: a plan change re-reads the user (tier, storage), quotas, limits and subscription, so Upgrade and export limits follow at once.
+    ...createPlanActions(db, call, (): Promise<unknown> => Promise.all([actions.refreshUser(), actions.refreshQuotas(), actions.refreshLimits(), actions.refreshSubscription()])),
     ...createPaymentActions(db, call),
     // Issue 16: lifetime deals and one project's export, paid on a checkout page; a purchase re-reads the user, quotas and limits.
     ...createCheckoutActions(db, call, (): Promise<unknown> => Promise.all([actions.refreshUser(), actions.refreshQuotas(), actions.refreshLimits()])),

@@ -39,10 +39,10 @@ export function TopBar({ user }: { user: UserRow }) {
         <span className="badge storage-badge" role="status" aria-label={t`Storage used: ${storage}`}>
           {storage}
         </span>
-        {user.video_tier < 1 && config && (
-          <a className="btn btn-primary" href={config.links.pricing} target="_blank" rel="noopener noreferrer">
+        {user.video_tier < 1 && (
+          <Link to="/account" hash="plans" className="btn btn-primary">
             <Trans>Upgrade</Trans>
-          </a>
+          </Link>
         )}
         <UserMenu user={user} />
       </div>

@@ -16,7 +16,6 @@ import type { UserRow } from "../db";
 import { LOCALE_NAMES } from "../i18n/locale";
 import { worker } from "../worker";
 import { promptInstall, useCanInstall } from "./install";
-import { useConfig } from "./hooks";
 import { signOut } from "./session";
 import { useDeviceStorage } from "./storage";
 import { useRenderNotificationsMenu } from "./useRenderNotificationsMenu";
@@ -38,7 +37,6 @@ export function Avatar({ user }: { user: UserRow }) {
 export function UserMenu({ user }: { user: UserRow }) {
   const { t } = useLingui();
   const canInstall = useCanInstall();
-  const config = useConfig();
   const [deviceStorage, refreshDeviceStorage] = useDeviceStorage();
   const notifications = useRenderNotificationsMenu(user);
 
@@ -92,7 +90,7 @@ export function UserMenu({ user }: { user: UserRow }) {
               </Menu>
             </Popover>
           </SubmenuTrigger>
-          <MenuItem className="menu-item" href={config?.links.pricing} target="_blank" textValue={t`My plan`}>
+          <MenuItem className="menu-item" href="/account" textValue={t`My plan`}>
             <Trans>My plan</Trans>: {user.plan.nickname.split(" - ")[0]}
           </MenuItem>
           {notifications.available && (

@@ -10,6 +10,7 @@ import type { Highlights, CreateProjectBody } from "../../api/projects";
 import type { Quotas } from "../../api/user";
 import type { Limits } from "../../api/user";
 import type { PaymentMethod, SubscriptionInfo } from "../../api/payments";
+import type { Plan } from "../../api/plans";
 import type { RouteName } from "../../api/routes";
 import type { Failure } from "../../workers/status";
 import type { YoutubeConnection } from "../../api/youtube";
@@ -53,7 +54,9 @@ export type MetaRow =
   /** The /account page (issue 16): the plan's limits, the subscription and the saved cards, as last fetched. */
   | { key: "limits"; value: Limits & { fetchedAt: string } }
   | { key: "subscription"; value: SubscriptionInfo & { fetchedAt: string } }
-  | { key: "paymentMethods"; value: { data: PaymentMethod[]; fetchedAt: string } };
+  | { key: "paymentMethods"; value: { data: PaymentMethod[]; fetchedAt: string } }
+  /** The plans on sale per billing interval (issue 16: pricing view and plan picker), as GET /payment/plans last answered. */
+  | { key: `plans:${"month" | "year"}`; value: { plans: Plan[]; fetchedAt: string } };
 
 export type ProgressStreamState = "live" | "retrying" | "off";
 

@@ -39,9 +39,9 @@ const catalog = (locale: string) => readPo(path.resolve(__dirname, "../../locale
 /** Words that are the same in that language as in English. */
 const SAME_AS_ENGLISH: Record<string, string[]> = {
   "pt-BR": ["1080p (Full HD)", "Email", "Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Hindi", "Filipino", "Storyboard"],
-  es: ["1080p (Full HD)", "Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Hindi", "Filipino"],
+  es: ["1080p (Full HD)", "Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Hindi", "Filipino", "Plan", "Error"],
   it: ["1080p (Full HD)", "Email", "Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Home", "Media", "Password", "Account", "Hindi", "Video", "Storyboard", "Volume"],
-  fr: ["1080p (Full HD)", "Email", "Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Contact", "Menu", "Langue", "Hindi", "Filipino", "Storyboard", "Images", "Options", "Notifications", "Volume", "Position", "Actions", "Public", "Description", "Licence", "Genres", "Instruments"],
+  fr: ["1080p (Full HD)", "Email", "Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Contact", "Menu", "Langue", "Hindi", "Filipino", "Storyboard", "Images", "Options", "Notifications", "Volume", "Position", "Actions", "Public", "Description", "Licence", "Genres", "Instruments", "{0} minutes", "{value, plural, one {# minute} other {# minutes}}"],
   de: ["1080p (Full HD)", "Email", "E-Mail", "Cutroom", "YouTube", "Instagram", "TikTok", "LinkedIn", "Home", "Media", "Account", "Upgrade", "Hindi", "Filipino", "Video", "Storyboard", "Name", "Overlay", "Songs", "Genres"],
 };
 

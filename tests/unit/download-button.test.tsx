@@ -59,7 +59,7 @@ describe("Download video (SPEC §2 Share and export page, §6 tiers)", () => {
     fireEvent.click(screen.getByRole("button", { name: "Download video" }));
     const dialog = await screen.findByRole("dialog");
     expect(dialog.textContent).toContain("Downloading needs a paid plan");
-    expect(screen.getByRole("link", { name: "See plans" }).getAttribute("href")).toBe("https://example.com/pricing");
+    expect(screen.getByRole("link", { name: "See plans" }).getAttribute("href")).toBe("/account#plans");
     expect(worker.downloadLink).not.toHaveBeenCalled();
     expect(clicked).toEqual([]);
   });

@@ -15,6 +15,7 @@ import { SecurityCard } from "./SecurityCard";
 import { RedeemLicenceCard } from "./RedeemLicenceCard";
 import { LifetimeWelcomeModal } from "./LifetimeWelcomeModal";
 import { focusPlanPicker, PLANS_SECTION_ID } from "./plans-anchor";
+import { PlanPicker } from "../billing/PlanPicker";
 import "./account.css";
 
 /**
@@ -64,6 +65,7 @@ export function AccountView() {
       {/* Lifetime users see their tier and renewal date on the current-plan card, never the plan picker (SPEC §2). */}
       {!lifetime && (
         <section id={PLANS_SECTION_ID} className="account-plans" tabIndex={-1} aria-label={t`Plans`}>
+          <PlanPicker />
         </section>
       )}
       <div className="account-grid">

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import type { Project } from "../../../api/projects";
-import { useConfig, useCurrentUser } from "../../app/hooks";
+import { useCurrentUser } from "../../app/hooks";
 import { Button } from "../../ui/Button";
 import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../ui/Toast";
@@ -63,12 +63,10 @@ export function PaidPlanDownloadText() {
   );
 }
 
-/** The plans page of this server, opened beside the app. */
+/** The plan picker on /account. */
 export function SeePlansLink() {
-  const config = useConfig();
-  if (!config) return null;
   return (
-    <a className="btn btn-primary" href={config.links.pricing} target="_blank" rel="noopener noreferrer">
+    <a className="btn btn-primary" href="/account#plans">
       <Trans>See plans</Trans>
     </a>
   );
