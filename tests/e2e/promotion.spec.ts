@@ -167,3 +167,20 @@ test("a creator redeems a deals-marketplace licence on /account and sees the tie
   // A lifetime licence holder is not a free user: no promotion banner.
   await expect(page.getByRole("region", { name: "Seasonal offer" })).toHaveCount(0);
 });
+
+test("on a 360 px phone the banner and the offer fit the screen", async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await signedIn(page);
+  const banner = page.getByRole("region", { name: "Seasonal offer" });
+  await expect(banner).toBeVisible();
+  await banner.getByRole("button", { name: "See the offer" }).click();
+  const modal = page.getByRole("dialog", { name: "Seasonal offer" });
+  await expect(modal.getByRole("button", { name: "Choose Standard" })).toBeVisible();
+  const box = await modal.boundingBox();
+  expect(box!.x).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width).toBeLessThanOrEqual(360);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await modal.getByRole("button", { name: "Not now" }).click();
+  await expect(modal).toHaveCount(0);
+  await expect(banner).toBeVisible();
+});
