@@ -2,9 +2,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CutroomDb } from "../../src/db";
 import { createAccountActions } from "../../workers/account";
 import { createApiClient } from "../../workers/api-client";
+import type { User } from "../../api/user";
 
 /** Issue 16: the worker's account actions mirror what the server says and forget a session that ended. */
-const user = {
+const user: User = {
   id: 7,
   name: "Marta Lopes",
   first_name: "Marta",
@@ -24,7 +25,7 @@ const user = {
   stripe_id: null,
   plan: { id: "free", nickname: "Free" },
   features: [],
-} as const;
+};
 
 let replies: Map<string, { status: number; body: unknown }>;
 let db: CutroomDb;
