@@ -365,6 +365,8 @@ export function createPayments(deps: PaymentsDeps) {
   async function updateSubscription(userId: number, body: z.infer<typeof SubscriptionUpdateBody>) {
     const user = await mustUser(userId);
     const plan = await mustPlan(body.plan);
+    // A lifetime deal has no plan picker (SPEC §2): a paid plan on top would be billed and change nothing.
+    if (user.ltd_tier && plan.amount > 0) throw new DomainError("lifetime_owned", "You already have a lifetime deal");
     const row = await subscriptionRow(userId);
     const live = row && LIVE.has(row.status) && row.gateway_subscription_id ? row : null;
     const invoiceBefore = (await latestPayment(userId))?.gateway_invoice_id ?? null;

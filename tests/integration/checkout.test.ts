@@ -178,6 +178,8 @@ describe("lifetime deal", () => {
     expect(again.statusCode).toBe(303);
     const second = await call(token, "GET", "/stripe/checkout/ltd?ltd_tier=tier3");
     expect(second).toMatchObject({ status: 409, body: { code: "lifetime_owned" } });
+    // Nor a paid plan on top (no plan picker for lifetime users, SPEC §2): it would bill and change nothing.
+    expect(await call(token, "PUT", "/user/payment/subscription", { plan: "standard_month" })).toMatchObject({ status: 409, body: { code: "lifetime_owned" } });
 
     // The welcome modal's toggle (SPEC §7 PUT /user/wizard/toggle/{value}).
     const off = await call(token, "PUT", "/user/wizard/toggle/0");
