@@ -41,6 +41,11 @@ test("a visitor sees the pricing view in English: yearly by default, prices in U
   await expect(cards.filter({ has: page.getByRole("heading", { name: "Professional", exact: true }) })).toContainText(money("US$ 79.00"));
   await expect(cards.filter({ has: page.getByRole("heading", { name: "Free", exact: true }) })).toContainText("Auto subtitle translation for a limited period");
   await expect(table.getByRole("row", { name: /AI editing per month/ })).toContainText("30 minutes");
+
+  // A 360 px phone: the cards stack and the table scrolls inside its own box; the page never scrolls sideways.
+  await page.setViewportSize({ width: 360, height: 780 });
+  await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 });
 
 test("a visitor switches the pricing view to Portuguese: US$ prices with a decimal comma, translated rows", async ({ page }) => {
