@@ -74,3 +74,35 @@ async function authHeader(page: import("@playwright/test").Page) {
   const rows = await readStore(page, "cutroom", "auth");
   return { authorization: `Bearer ${rows.find((r) => r.key === "token")?.token ?? ""}` };
 }
+
+test("at 360 px: /ltd/buy without a tier waits for a choice; Buy now (keyboard) records the analytics event and counts down", async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.addInitScript(() => {
+    (window as unknown as { dataLayer: unknown[] }).dataLayer = [];
+  });
+  const { email } = await createUser(page.request);
+  await signIn(page, email);
+  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+
+  await page.goto("/ltd/buy");
+  const tiers = page.getByRole("list", { name: "Lifetime tiers" });
+  await expect(tiers.getByRole("heading", { level: 2 })).toHaveCount(3);
+  // No tier in the address: nothing is opened until the user chooses.
+  await expect(page.getByText(/Opening the payment page/)).toHaveCount(0);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+
+  const buy = page.getByRole("button", { name: "Buy Tier 1 now" });
+  await buy.focus();
+  await page.keyboard.press("Enter");
+  await page.waitForURL(/\/ltd\/buy\/tier1$/);
+  expect(await page.evaluate(() => (window as unknown as { dataLayer: { event: string; tier?: string }[] }).dataLayer.filter((e) => e.event === "lifetime-deal buy-now clicked"))).toEqual([
+    { event: "lifetime-deal buy-now clicked", tier: "tier1" },
+  ]);
+  await expect(page.getByText(/Opening the payment page in [12] s…/)).toBeVisible();
+  await page.getByRole("button", { name: "Go to payment now" }).click();
+  await page.waitForURL(/\/local-gateway\/checkout\/cs_test_local_/);
+  await expect(page.getByText("US$ 49.00", { exact: true })).toBeVisible();
+  // Cancel goes back to the tier's purchase page.
+  await page.getByRole("link", { name: "Cancel and go back" }).click();
+  await page.waitForURL(/\/ltd\/buy\/tier1$/);
+});
