@@ -212,6 +212,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     queue,
     store,
     uploads: { directory: config.uploadsDir, remove: (id) => uploads.remove(id), ownerOf: uploadOwner },
+    youtube,
     log: { warn: (fields, message) => app.log.warn(fields, message) },
   });
   const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, edits, uploads, links, store, push, sharing, youtube, subtitleSets, music, i18n, vapidPublicKey: vapid?.publicKey ?? null, payments, localGateway, account, checkout });

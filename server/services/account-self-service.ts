@@ -38,6 +38,8 @@ export interface AccountSelfServiceDeps {
   store: Pick<FileStore, "remove">;
   /** The user's unfinished uploads (their ids start with `${userId}-`). */
   uploads: { directory: string; remove(uploadId: string): Promise<void>; ownerOf(uploadId: string): number | undefined };
+  /** Revokes Cutroom's access to the user's YouTube account at Google (the tokens go with the user either way). */
+  youtube?: { disconnect(userId: number): Promise<unknown> };
   log: { warn(fields: object, message: string): void };
   now?: () => number;
 }
@@ -300,6 +302,9 @@ export function createAccountSelfService(deps: AccountSelfServiceDeps) {
       const row = await mustFind(userId);
       await mustKnowPassword(row, body.password, "password");
       await deps.payments.cancelForAccountDeletion(userId);
+      if (deps.youtube && (await db.selectFrom("youtube_connections").select("user_id").where("user_id", "=", userId).executeTakeFirst())) {
+        await deps.youtube.disconnect(userId).catch((error: unknown) => deps.log.warn({ error: String(error) }, "YouTube access not revoked; its tokens are deleted with the account"));
+      }
       const projects = await db.selectFrom("projects").select("id").where("user_id", "=", userId).execute();
       for (const project of projects) await deps.queue.cancelGroup(projectGroup(project.id));
       // Jobs outside a project's group (a file's ingest): cancelled; a runner notices at its next lease renewal.

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../server/config";
 import { bearer, listen, processedTalkProject, startTestServer, waitFor, type TestServer } from "./helpers";
 import { spawnServer } from "./server-process";
+import { startFakeYoutube } from "./youtube-server";
 
 let server: TestServer;
 let base = "";
@@ -397,4 +398,30 @@ describe("the log of a real server", () => {
     expect(log).toContain("/user/password/reset");
     for (const secret of [resetToken, changeToken, signature, password, newPassword, resetPassword, token]) expect(log).not.toContain(secret);
   }, 120_000);
+});
+
+describe("deleting an account connected to YouTube", () => {
+  it("revokes Cutroom's access at Google before the tokens go", async () => {
+    const fake = await startFakeYoutube();
+    const yt = await startTestServer({ APP_SECRET: "account-youtube-secret-0123456789abcdef", ...fake.env() });
+    try {
+      const ytBase = await listen(yt);
+      const { token, email } = await yt.signUp();
+      // Connect as a person would: the consent link, Allow, the callback.
+      const link = (await yt.app.inject({ method: "GET", url: "/api/v1/user/youtube/connect", headers: bearer(token) })).json().url as string;
+      const allow = /href="([^"]+decision=allow)"/.exec(await (await fetch(link)).text())![1]!.replace(/&amp;/g, "&");
+      const back = new URL((await fetch(new URL(allow, fake.url), { redirect: "manual" })).headers.get("location")!);
+      await (await fetch(`${ytBase}${back.pathname}${back.search}`)).text();
+      expect((await yt.app.inject({ method: "GET", url: "/api/v1/user/youtube", headers: bearer(token) })).json().connected).toBe(true);
+
+      const deleted = await yt.app.inject({ method: "POST", url: "/api/v1/user/delete", headers: bearer(token), payload: { password: "secret123" } });
+      expect(deleted.statusCode).toBe(200);
+      expect(fake.log.revoked).toEqual(["refresh_token"]);
+      expect(await yt.db.selectFrom("youtube_connections").selectAll().execute()).toEqual([]);
+      expect((await yt.app.inject({ method: "POST", url: "/api/v1/user/login", payload: { email, password: "secret123" } })).statusCode).toBe(422);
+    } finally {
+      await yt.close();
+      await fake.close();
+    }
+  }, 60_000);
 });
