@@ -136,6 +136,29 @@ export function createAccountSelfService(deps: AccountSelfServiceDeps) {
     return { email: row?.new_email ?? null, expires_at: row?.expires_at ?? null };
   }
 
+  /** Users whose reset link is being made: two requests at once make one link and one mail. */
+  const resetsInFlight = new Set<number>();
+
+  async function mailResetLink(row: UserRow) {
+    if (resetsInFlight.has(row.id)) return;
+    resetsInFlight.add(row.id);
+    try {
+      // One mail a minute per address at most, whoever asks from wherever: nobody's mailbox gets flooded.
+      const recent = await db
+        .selectFrom("account_tokens")
+        .select("id")
+        .where("user_id", "=", row.id)
+        .where("purpose", "=", "password_reset")
+        .where("created_at", ">", new Date(now() - FORGOT_PASSWORD_EVERY_MS).toISOString())
+        .executeTakeFirst();
+      if (recent) return;
+      const token = await issueLink(row.id, "password_reset", PASSWORD_RESET_TTL_MINUTES * 60_000, null);
+      await deps.mailer.send(passwordResetMail(deps.i18n(row.locale), row.email, row.first_name, `${deps.publicUrl}/reset-password?token=${token}`));
+    } finally {
+      resetsInFlight.delete(row.id);
+    }
+  }
+
   const exportSignature = (userId: number, expires: number) => sign(deps.secret, `export|${userId}|${expires}`);
 
   /** Writes the export's files one project at a time into a streamed zip. */
@@ -263,20 +286,8 @@ export function createAccountSelfService(deps: AccountSelfServiceDeps) {
     /** Always the same answer, whether or not the address has an account; the mail goes out in the background. */
     async forgotPassword(email: string) {
       const row = await findUserByEmail(db, email);
-      // One mail a minute per address at most, whoever asks from wherever: nobody's mailbox gets flooded.
-      const recent =
-        row &&
-        (await db
-          .selectFrom("account_tokens")
-          .select("id")
-          .where("user_id", "=", row.id)
-          .where("purpose", "=", "password_reset")
-          .where("created_at", ">", new Date(now() - FORGOT_PASSWORD_EVERY_MS).toISOString())
-          .executeTakeFirst());
-      if (row && !recent) {
-        const token = await issueLink(row.id, "password_reset", PASSWORD_RESET_TTL_MINUTES * 60_000, null);
-        sendLater(passwordResetMail(deps.i18n(row.locale), row.email, row.first_name, `${deps.publicUrl}/reset-password?token=${token}`));
-      }
+      // The link is made and mailed after the answer: a known address answers as fast as an unknown one.
+      if (row) void mailResetLink(row).catch((error: unknown) => deps.log.warn({ error: String(error) }, "password reset link not sent"));
       return FORGOT_PASSWORD_ANSWER;
     },
 

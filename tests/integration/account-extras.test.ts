@@ -163,6 +163,16 @@ describe("password reset by e-mail", () => {
     expect(server.mails.slice(before)).toHaveLength(1);
   });
 
+  it("makes one link and one mail when the same address asks several times at once", async () => {
+    const { email } = await server.signUp();
+    const answers = await Promise.all([1, 2, 3].map(() => call(undefined, "POST", "/user/password/forgot", { email })));
+    expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
+    await settle();
+    expect(mailsTo(email).filter((m) => m.template === "password-reset")).toHaveLength(1);
+    const user = (await server.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow()).id;
+    expect(await server.db.selectFrom("account_tokens").select("id").where("user_id", "=", user).where("purpose", "=", "password_reset").execute()).toHaveLength(1);
+  });
+
   it("stores the token hashed, sets the password once, signs every session out", async () => {
     const { token, email } = await server.signUp();
     await call(undefined, "POST", "/user/password/forgot", { email });
