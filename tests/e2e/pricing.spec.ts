@@ -1,5 +1,7 @@
+import path from "node:path";
+import Database from "better-sqlite3";
 import { expect, test, type Page } from "@playwright/test";
-import { E2E_COUPON } from "../../playwright.config";
+import { E2E_COUPON, E2E_DATA_DIR } from "../../playwright.config";
 import { apiToken, createUser, processedProject, signIn, translation, userApi } from "./helpers";
 
 // Intl writes a no-break space between "US$" and the amount.
@@ -145,4 +147,58 @@ test("a declined card shows its message, and a coupon shows the discounted price
   await dialog.getByRole("button", { name: "Add a new card" }).click();
   await fillCard(page, "4000 0000 0000 0002");
   await expect(page.getByRole("form", { name: "Card details" }).getByRole("alert")).toHaveText("Your card was declined. Try another card or contact your bank.");
+});
+
+/** The user had the 14-day trial before (an ended subscription): a new plan is charged at once. */
+function trialAlreadyUsed(email: string) {
+  const db = new Database(path.join(E2E_DATA_DIR, "cutroom.sqlite"));
+  try {
+    const user = db.prepare("SELECT id FROM users WHERE email = ?").get(email) as { id: number };
+    const now = new Date().toISOString();
+    db.prepare(
+      "INSERT INTO subscriptions (user_id, plan_id, status, current_period_start, current_period_end, gateway, trial_used, created_at, updated_at) VALUES (?, 'free', 'canceled', ?, ?, 'local', 1, ?, ?)",
+    ).run(user.id, now, now, now, now);
+  } finally {
+    db.close();
+  }
+}
+
+test("a user whose trial is used pays at once with a 3-D Secure card: both confirmations, processing, then success", async ({ page, request }) => {
+  const { email } = await createUser(request);
+  trialAlreadyUsed(email);
+  await signIn(page, email);
+  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  await page.goto("/account");
+
+  const dialog = await openUpgrade(page, "Starter");
+  await expect(dialog).not.toContainText("free trial");
+  await dialog.getByRole("button", { name: "Next" }).click();
+  await dialog.getByRole("button", { name: "Add a new card" }).click();
+  await fillCard(page, "4000 0027 6000 3184");
+  // The card's setup asks the bank first (the local gateway's test-mode stand-in)…
+  await page.getByRole("dialog", { name: "Confirm with your bank (test mode)" }).getByRole("button", { name: "Complete authentication" }).click();
+  await expect(dialog.getByRole("radio", { name: /visa ending in 3184/i })).toBeChecked();
+  await dialog.getByRole("button", { name: "Pay", exact: true }).click();
+  // …and the charge asks again.
+  await page.getByRole("dialog", { name: "Confirm with your bank (test mode)" }).getByRole("button", { name: "Complete authentication" }).click();
+  await page.waitForURL((u) => u.pathname.startsWith("/payment/"));
+  await expect(page.getByRole("heading", { name: "Payment successful" })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText("You are now on Starter.", { exact: false })).toBeVisible();
+});
+
+test("a card that fails when charged says so and changes nothing", async ({ page, request }) => {
+  const { email } = await createUser(request);
+  trialAlreadyUsed(email);
+  await signIn(page, email);
+  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  await page.goto("/account");
+
+  const dialog = await openUpgrade(page, "Starter");
+  await dialog.getByRole("button", { name: "Next" }).click();
+  await dialog.getByRole("button", { name: "Add a new card" }).click();
+  await fillCard(page, "4000 0000 0000 0341");
+  await dialog.getByRole("button", { name: "Pay", exact: true }).click();
+  await expect(dialog.getByRole("alert")).toHaveText("Your card was declined. Try another card or contact your bank.");
+  await expect(page.getByText("payment error", { exact: true })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Upgrade" })).toBeVisible();
 });

@@ -21,6 +21,9 @@ import { formatNumber, formatPrice, isPaidPlan, planName, resolution } from "./p
 import { useConfirmPayment } from "./useConfirmPayment";
 import { FREE_PLAN_ID, TRIAL_DAYS, decide, lostOnDowngrade, type Loss } from "./plan-selection";
 
+/** Card brands as their owners write them ("visa" → "Visa"). */
+const brandName = (brand: string) => (brand === "amex" ? "American Express" : brand.charAt(0).toUpperCase() + brand.slice(1));
+
 type Flow =
   | { kind: "upgrade"; plan: Plan; step: "details" | "payment" }
   | { kind: "downgrade"; plan: Plan }
@@ -111,13 +114,15 @@ export function PlanPicker() {
         <PlanCards
           plans={plans}
           currentPlanId={currentPlanId}
-          action={(plan) =>
-            plan.id === currentPlanId ? null : decide(plan, currentPlanId, currentPlan?.amount ?? 0) === "none" ? null : (
-              <Button variant={decide(plan, currentPlanId, currentPlan?.amount ?? 0) === "upgrade" ? "primary" : "secondary"} onPress={() => choose(plan)}>
-                {decide(plan, currentPlanId, currentPlan?.amount ?? 0) === "upgrade" ? <Trans>Choose {planName(plan.nickname)}</Trans> : <Trans>Switch to {planName(plan.nickname)}</Trans>}
+          action={(plan) => {
+            const decision = decide(plan, currentPlanId, currentPlan?.amount ?? 0);
+            if (decision === "none") return null;
+            return (
+              <Button variant={decision === "upgrade" ? "primary" : "secondary"} onPress={() => choose(plan)}>
+                {decision === "upgrade" ? <Trans>Choose {planName(plan.nickname)}</Trans> : <Trans>Switch to {planName(plan.nickname)}</Trans>}
               </Button>
-            )
-          }
+            );
+          }}
         />
       )}
       {live && !live.cancel_at && currentPlan && isPaidPlan(currentPlan) && freePlan && (
@@ -458,7 +463,7 @@ function UpgradeDialog({
                         <span className="radio-dot" aria-hidden="true" />
                         <span className="radio-text">
                           <Trans>
-                            {card.brand} ending in {card.last_four}, expires {String(card.exp_month).padStart(2, "0")}/{String(card.exp_year).slice(-2)}
+                            {brandName(card.brand)} ending in {card.last_four}, expires {String(card.exp_month).padStart(2, "0")}/{String(card.exp_year).slice(-2)}
                           </Trans>
                         </span>
                       </Radio>
