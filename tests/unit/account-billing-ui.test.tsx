@@ -56,6 +56,36 @@ describe("the card form (issue 16, SPEC §5 Payment)", () => {
     expect(stripe.loadStripe).not.toHaveBeenCalled();
   });
 
+  it("with the local gateway: sends the card to the gateway on this page's origin, never to the API, then saves the method", async () => {
+    worker.paymentSetupIntent.mockResolvedValue({ ok: true, data: { client_secret: "seti_4_secret_w", payment_mode: { ...localMode, local_gateway_url: "http://cutroom.example:9999/local-gateway/v1" } } });
+    worker.addPaymentMethod.mockResolvedValue({ ok: true, data: method });
+    const fetchMock = vi.spyOn(globalThis, "fetch").mockImplementation(async (url) =>
+      String(url).endsWith("/setup_intents/confirm")
+        ? new Response(JSON.stringify({ id: "seti_4", status: "requires_action", payment_method: "pm_1" }), { status: 200 })
+        : new Response(JSON.stringify({ id: "seti_4", status: "succeeded", last_error: null }), { status: 200 }),
+    );
+    const onSaved = vi.fn();
+    wrap(<CardForm onSaved={onSaved} />);
+    fireEvent.change(await screen.findByLabelText(/Name on card/), { target: { value: "Rui Costa" } });
+    fireEvent.change(screen.getByLabelText(/Card number/), { target: { value: "4000 0027 6000 3184" } });
+    fireEvent.change(screen.getByLabelText(/Expiry/), { target: { value: "12/34" } });
+    fireEvent.change(screen.getByLabelText(/Security code/), { target: { value: "123" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save card" }));
+
+    // The card needs 3-D Secure: the test-mode dialog stands for the bank.
+    fireEvent.click(await screen.findByRole("button", { name: "Complete authentication" }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalledWith(method));
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).toEqual(["/local-gateway/v1/setup_intents/confirm", "/local-gateway/v1/intents/authenticate"]);
+    expect(JSON.parse(String(fetchMock.mock.calls[0]![1]!.body))).toEqual({
+      client_secret: "seti_4_secret_w",
+      card: { number: "4000 0027 6000 3184", exp_month: 12, exp_year: 2034, cvc: "123" },
+      billing_details: { name: "Rui Costa" },
+    });
+    expect(JSON.parse(String(fetchMock.mock.calls[1]![1]!.body))).toEqual({ client_secret: "seti_4_secret_w", outcome: "complete" });
+    expect(worker.addPaymentMethod).toHaveBeenCalledWith("pm_1");
+    fetchMock.mockRestore();
+  });
+
   it("with Stripe: mounts Stripe's card field, confirms the setup with the name on the card, then saves the method", async () => {
     worker.paymentSetupIntent.mockResolvedValue({ ok: true, data: { client_secret: "seti_2_secret_y", payment_mode: stripeMode } });
     worker.addPaymentMethod.mockResolvedValue({ ok: true, data: method });

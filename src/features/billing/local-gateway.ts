@@ -39,7 +39,12 @@ async function post<T>(url: string, body: unknown): Promise<GatewayAnswer<T>> {
   return { ok: false, code: answer?.error?.code ?? null, message: answer?.error?.message ?? null };
 }
 
-const base = (mode: PaymentMode) => (mode.local_gateway_url ?? "/local-gateway/v1").replace(/\/$/, "");
+/**
+ * The local gateway is served by this same server, so its path is asked on the page's own origin: a
+ * self-hoster who opens the app by another address than PUBLIC_URL (a LAN address, a proxy) still reaches it,
+ * and the page's CSP (connect-src 'self') allows it.
+ */
+const base = (mode: PaymentMode) => new URL(mode.local_gateway_url ?? "/local-gateway/v1", window.location.origin).pathname.replace(/\/$/, "");
 
 export const confirmLocalSetup = (mode: PaymentMode, clientSecret: string, card: LocalCard, name: string) =>
   post<ConfirmedSetup>(`${base(mode)}/setup_intents/confirm`, { client_secret: clientSecret, card, billing_details: { name } });
