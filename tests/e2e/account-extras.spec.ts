@@ -78,3 +78,25 @@ test("deletes the account after the password: back to sign-in, and the old crede
   await expect(page.getByText("Invalid e-mail address or password")).toBeVisible();
   expect((await request.post("/api/v1/user/login", { data: { email, password } })).status()).toBe(422);
 });
+
+test("changes the e-mail address: pending until the link mailed to the new address is opened", async ({ page, request }) => {
+  const { email, password } = await createUser(request);
+  const fresh = `moved-${Date.now()}@example.com`;
+  await signIn(page, email);
+  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  await page.goto("/account");
+  const profile = page.getByRole("region", { name: "Profile" });
+  await profile.getByLabel("New email").fill(fresh);
+  await profile.getByRole("form", { name: "Email" }).getByLabel("Current password").fill(password);
+  await profile.getByRole("button", { name: "Change email" }).click();
+  await expect(profile.getByText("Waiting for confirmation")).toContainText(fresh);
+  await expect(profile.getByText("Your account's address is")).toContainText(email);
+
+  const mail = await outboxMailTo(fresh);
+  await page.goto(mail.links[0]!);
+  await page.waitForURL((u) => u.pathname === "/email-changed");
+  await expect(page.getByRole("status")).toContainText("Your email address is changed");
+  await page.getByRole("link", { name: "Go to my account" }).click();
+  await expect(page.getByRole("region", { name: "Profile" }).getByText("Your account's address is")).toContainText(fresh);
+  await expect(page.getByText("Waiting for confirmation")).toHaveCount(0);
+});
