@@ -127,6 +127,12 @@ export function CardForm({ onSaved, onCancel, submitLabel }: CardFormProps) {
         setAttempt((n) => n + 1);
         return;
       }
+      // A form that stays open takes its next card afresh, with a new setup intent (this one is used).
+      setNumber("");
+      setExpiry("");
+      setCvc("");
+      setSetup(null);
+      setAttempt((n) => n + 1);
       onSaved(saved.data);
     } finally {
       setPending(false);
