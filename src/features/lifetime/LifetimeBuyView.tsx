@@ -67,7 +67,8 @@ export function LifetimeBuyView({ tier: requested }: { tier: string | undefined 
     return () => {
       live = false;
     };
-  }, [tier, attempt, user?.id, user?.ltd_tier, navigate]); // eslint-disable-line react-hooks/exhaustive-deps
+    // The mirror's user object is new on every write: only who it is and whether it has a lifetime deal matter here.
+  }, [tier, attempt, user?.id, user?.ltd_tier, navigate]);
 
   // SPEC §9: the payment page 2 s after the session loads; the seconds left are shown.
   const readyUrl = session?.state === "ready" ? session.session.url : null;
