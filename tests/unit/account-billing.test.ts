@@ -5,6 +5,7 @@ import { messages as de } from "../../locales/de/messages.po";
 import { messages as ptBR } from "../../locales/pt-BR/messages.po";
 import { cardErrorMessage } from "../../src/features/billing/card-errors";
 import { parseExpiry } from "../../src/features/billing/expiry";
+import { cardBrandName } from "../../src/features/billing/card-brand";
 import { FALLBACK_MONTHLY_MINUTES, formatMinutes, lifetimeTierNumber, planDisplayName } from "../../src/features/account/format";
 import { formatDate } from "../../src/lib/format";
 
@@ -49,6 +50,15 @@ describe("the card form's expiry field", () => {
     expect(parseExpiry("0930")).toEqual({ month: 9, year: 2030 });
     expect(parseExpiry("12-34")).toBeNull();
     expect(parseExpiry("")).toBeNull();
+  });
+});
+
+describe("card brands", () => {
+  it("are written as their owners write them", () => {
+    expect(cardBrandName("visa")).toBe("Visa");
+    expect(cardBrandName("mastercard")).toBe("Mastercard");
+    expect(cardBrandName("amex")).toBe("American Express");
+    expect(cardBrandName("elo")).toBe("Elo");
   });
 });
 

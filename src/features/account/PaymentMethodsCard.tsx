@@ -6,11 +6,11 @@ import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { toast } from "../../ui/Toast";
 import { worker } from "../../worker";
 import { CardForm } from "../billing/CardForm";
+import { cardBrandName } from "../billing/card-brand";
 import { failureMessage } from "../errors";
 import { useAccountMeta } from "./hooks";
 
-const BRAND_NAMES: Record<string, string> = { visa: "Visa", mastercard: "Mastercard", amex: "American Express", discover: "Discover" };
-const brandName = (brand: string) => BRAND_NAMES[brand] ?? brand;
+const brandName = cardBrandName;
 const expiry = (method: PaymentMethod) => `${String(method.exp_month).padStart(2, "0")}/${String(method.exp_year).slice(-2)}`;
 
 /** SPEC §2 Account: the saved cards (brand, last four digits, expiry), remove one after a question, add one. */
