@@ -37,9 +37,11 @@ export function PricingView() {
   const shownFactor = factor ? formatNumber(factor, i18n.locale) : "";
   const subscription = useAccountMeta("subscription");
 
+  // A signed-in visitor's plan (for the current-plan badge and whether the trial is still offered).
+  const userId = user?.id;
   useEffect(() => {
-    if (user) void worker.refreshSubscription();
-  }, [user?.id]); // eslint-disable-line react-hooks/exhaustive-deps
+    if (userId) void worker.refreshSubscription();
+  }, [userId]);
 
   const currentPlanId = user ? (subscription?.stripe_plan ?? user.plan.id) : null;
   // A signed-in user who already used the trial is not promised one.
