@@ -122,6 +122,8 @@ export interface PaymentGateway {
   /** Where the local gateway takes card details (null for Stripe: Stripe.js does). */
   readonly cardEndpoint: string | null;
   createCustomer(input: { email: string; name: string; userId: number }): Promise<{ id: string }>;
+  /** The customer's address follows the account's (issue 16: receipts go to the new e-mail address). */
+  updateCustomerEmail(customer: string, email: string): Promise<void>;
   createSetupIntent(customer: string): Promise<{ id: string; client_secret: string }>;
   /** A card confirmed through a setup intent, attached to this customer (someone else's card: null). */
   attachPaymentMethod(customer: string, paymentMethod: string): Promise<GatewayCard | null>;

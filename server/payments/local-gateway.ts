@@ -335,6 +335,14 @@ export function createLocalGateway(deps: LocalGatewayDeps) {
       return { id: customer.id };
     },
 
+    async updateCustomerEmail(id, email) {
+      const customer = await load<{ id: string; customer: null; email: string }>(id, "customer");
+      if (customer) {
+        customer.email = email;
+        await save("customer", customer);
+      }
+    },
+
     async createSetupIntent(customer) {
       const intent: SetupIntentObject = { id: newId("seti_local"), client_secret: "", customer, status: "requires_payment_method", payment_method: null, last_setup_error: null };
       intent.client_secret = `${intent.id}_secret_${randomBytes(16).toString("hex")}`;

@@ -133,6 +133,10 @@ export function createStripeGateway(deps: StripeGatewayDeps): PaymentGateway {
       return { id: customer.id };
     },
 
+    async updateCustomerEmail(customer, email) {
+      await call(() => stripe.customers.update(customer, { email }));
+    },
+
     async createSetupIntent(customer) {
       const intent = await call(() => stripe.setupIntents.create({ customer, usage: "off_session", payment_method_types: ["card"] }));
       return { id: intent.id, client_secret: intent.client_secret! };

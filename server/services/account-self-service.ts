@@ -32,7 +32,7 @@ export interface AccountSelfServiceDeps {
   secret: string;
   publicUrl: string;
   /** Stops renewals and detaches cards before an account goes (payments.cancelForAccountDeletion). */
-  payments: { cancelForAccountDeletion(userId: number): Promise<void> };
+  payments: { cancelForAccountDeletion(userId: number): Promise<void>; customerEmailChanged(userId: number): Promise<void> };
   /** Stops a deleted project's jobs at once (the runner aborts running handlers of the group). */
   queue: { cancelGroup(group: string): Promise<number> };
   store: Pick<FileStore, "remove">;
@@ -264,6 +264,8 @@ export function createAccountSelfService(deps: AccountSelfServiceDeps) {
         if (isUnique(error)) return "taken";
         throw error;
       }
+      // Receipts follow the address; the change stands even when the gateway cannot be told now.
+      await deps.payments.customerEmailChanged(spent.user_id).catch((error: unknown) => deps.log.warn({ error: String(error) }, "payment customer's email not updated"));
       return "changed";
     },
 

@@ -337,6 +337,13 @@ export function createPayments(deps: PaymentsDeps) {
     addMethod: (userId: number, paymentMethod: string) => serially(userId, () => addMethod(userId, paymentMethod)),
     removeMethod: (userId: number, id: string) => serially(userId, () => removeMethod(userId, id)),
 
+    /** After an e-mail change (issue 16): the gateway's customer gets the account's new address. */
+    async customerEmailChanged(userId: number): Promise<void> {
+      const user = await mustUser(userId);
+      const stale = gateway.name === "stripe" && user.stripe_id?.startsWith("cus_local_");
+      if (user.stripe_id && !stale) await gateway.updateCustomerEmail(user.stripe_id, user.email);
+    },
+
     /**
      * Before an account is deleted (issue 16): its subscription stops renewing and its saved cards leave the
      * customer, so nothing is ever charged again. A gateway that fails throws, and the deletion stops.

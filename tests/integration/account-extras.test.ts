@@ -100,6 +100,21 @@ describe("changing the e-mail address", () => {
   });
 });
 
+describe("changing the e-mail address of a paying customer", () => {
+  it("gives the gateway's customer the new address once the change is confirmed", async () => {
+    const { token } = await server.signUp();
+    await addCard(token);
+    const userId = (await call(token, "GET", "/user")).body.id as number;
+    const customer = (await server.db.selectFrom("users").select("stripe_id").where("id", "=", userId).executeTakeFirstOrThrow()).stripe_id!;
+    const customerEmail = async () => JSON.parse((await server.db.selectFrom("local_gateway_objects").select("data").where("id", "=", customer).executeTakeFirstOrThrow()).data).email as string;
+    const fresh = `billing-${Date.now()}@example.com`;
+    await call(token, "POST", "/user/email", { email: fresh, password: "secret123" });
+    expect(await customerEmail()).not.toBe(fresh);
+    await server.app.inject({ method: "GET", url: pathOf(mailsTo(fresh).at(-1)!.links![0]!) });
+    expect(await customerEmail()).toBe(fresh);
+  });
+});
+
 describe("password and sessions", () => {
   it("changes the password with the current one and signs out every other session", async () => {
     const { token, email } = await server.signUp();

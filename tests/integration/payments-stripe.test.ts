@@ -122,6 +122,12 @@ function route(method: string, pathname: string, body: Obj, query: Obj): { statu
     objects.set(customer.id, customer);
     return { status: 200, body: customer };
   }
+  if (method === "POST" && (m = pathname.match(/^\/v1\/customers\/(cus_\w+)$/))) {
+    const customer = objects.get(m[1]!);
+    if (!customer) return missing(m[1]!);
+    if (body.email !== undefined) customer.email = body.email;
+    return { status: 200, body: customer };
+  }
   if (method === "POST" && pathname === "/v1/setup_intents") {
     if (!objects.has(body.customer)) return missing(body.customer);
     const id = newId("seti");
@@ -408,6 +414,18 @@ describe("customers, setup intents and cards", () => {
     const row = await server.db.selectFrom("users").select("stripe_id").where("id", "=", user.id).executeTakeFirstOrThrow();
     expect(row.stripe_id).toMatch(/^cus_(?!local)/);
     expect(objects.get(row.stripe_id!)).toMatchObject({ email });
+  });
+
+  it("gives the Stripe customer the account's new address once an e-mail change is confirmed (issue 16)", async () => {
+    const { token, email } = await server.signUp();
+    await call(token, "GET", "/user/payment/setupintent");
+    const customer = (await server.db.selectFrom("users").select("stripe_id").where("email", "=", email).executeTakeFirstOrThrow()).stripe_id!;
+    const fresh = `stripe-moved-${Date.now()}@example.com`;
+    expect((await call(token, "POST", "/user/email", { email: fresh, password: "secret123" })).status).toBe(200);
+    const link = new URL(server.mails.filter((m) => m.to === fresh).at(-1)!.links![0]!);
+    expect((await server.app.inject({ method: "GET", url: link.pathname + link.search })).headers.location).toBe("/email-changed?status=changed");
+    expect(requests.filter((r) => r.url === `/v1/customers/${customer}`).map((r) => r.body)).toEqual([{ email: fresh }]);
+    expect(objects.get(customer)).toMatchObject({ email: fresh });
   });
 
   it("saves a card Stripe.js confirmed as brand and last four; another customer's card is a 404", async () => {
