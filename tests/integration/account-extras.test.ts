@@ -387,7 +387,15 @@ describe("the log of a real server", () => {
   const outbox = (to: string, template: string) =>
     waitFor(async () => {
       const dir = path.join(dataDir, "outbox");
-      const mails = fs.existsSync(dir) ? fs.readdirSync(dir).sort().map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), "utf8"))) : [];
+      // A mail being written is read again at the next try.
+      const read = (f: string) => {
+        try {
+          return JSON.parse(fs.readFileSync(path.join(dir, f), "utf8"));
+        } catch {
+          return {};
+        }
+      };
+      const mails = fs.existsSync(dir) ? fs.readdirSync(dir).sort().map(read) : [];
       return mails.filter((m) => m.to === to && m.template === template).at(-1) as { links: string[] } | undefined;
     }, 10_000);
 
