@@ -21,8 +21,8 @@ import { createAccountActions } from "./account";
 import { createPlanActions } from "./plans";
 import { createPaymentActions } from "./payments";
 import { createCheckoutActions } from "./checkout";
-import { createUploader } from "./uploads";
 import { createLicenceActions } from "./licences";
+import { createUploader } from "./uploads";
 import { createProgressStream } from "./progress";
 import type { ProjectDraftRow, UploadRole, UploadRow } from "../src/db";
 import type { Result } from "./status";
@@ -80,11 +80,11 @@ export function createActions(db: CutroomDb, call: ApiCall) {
     ...createPaymentActions(db, call),
     // Issue 16: lifetime deals and one project's export, paid on a checkout page; a purchase re-reads the user, quotas and limits.
     ...createCheckoutActions(db, call, (): Promise<unknown> => Promise.all([actions.refreshUser(), actions.refreshQuotas(), actions.refreshLimits()])),
+    // Issue 16: a redeemed licence gives the lifetime tier; quotas, limits and the subscription are read again.
+    ...createLicenceActions(db, call, (): Promise<unknown> => Promise.all([actions.refreshQuotas(), actions.refreshLimits(), actions.refreshSubscription()])),
 
     /** The app's wish for live progress: some project is busy and the page is visible and online (issue 13). */
     watchProgress: (on: boolean) => progress.setWanted(on),
-    // Issue 16: a redeemed licence gives the lifetime tier; quotas, limits and the subscription are read again.
-    ...createLicenceActions(db, call, (): Promise<unknown> => Promise.all([actions.refreshQuotas(), actions.refreshLimits(), actions.refreshSubscription()])),
 
     /** Loads the server's public set-up and, when signed in, the user. Works offline from the mirror. */
     async boot(): Promise<void> {

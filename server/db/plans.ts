@@ -17,7 +17,7 @@ export async function seedPlans(db: Db, catalogue: Catalogue = { plans: [...PLAN
         amount: plan.amount,
         original_amount: plan.original_amount,
         interval: plan.interval,
-        active: 1,
+        active: plan.offered === false ? 0 : 1,
         coupon: plan.coupon ?? null,
         metadata: JSON.stringify(plan.metadata),
         features: JSON.stringify(plan.features),

@@ -8,6 +8,8 @@ export interface PlanSeed {
   original_amount: number;
   interval: "month" | "year" | null;
   coupon?: string;
+  /** false: kept for the users on it and sold by no screen (listed by GET /payment/plans only when true or absent). */
+  offered?: boolean;
   metadata: {
     monthly_minutes: number;
     video_tier: number;

@@ -10,6 +10,8 @@ const PlanFileEntry = z.object({
   original_amount: z.number().int().min(0),
   interval: z.enum(["month", "year"]).nullable(),
   coupon: z.string().max(64).optional(),
+  /** false: not listed or sold (users already on it keep it); default true. */
+  offered: z.boolean().optional(),
   metadata: z.object({
     monthly_minutes: z.number().min(0),
     video_tier: z.number().int().min(0),

@@ -15,7 +15,7 @@ test("a new creator registers through the form, confirms by email, signs in and 
   await page.getByLabel("Confirm password").press("Enter");
 
   await expect(page.getByText("User created successfully")).toBeVisible();
-  await expect(page.getByText("Redirecting to login")).toBeVisible();
+  await expect(page.getByText("Check your mailbox: we sent you a link to confirm your e-mail address. Redirecting to login")).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
 
   const mail = await outboxMailTo(email);

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import type { PushPayload } from "../../api/push";
 import { apiToken, createUser, processedProject, signIn, userApi } from "./helpers";
@@ -211,11 +212,15 @@ test("a new version offers “reload to update”; reloading puts it in charge",
   await serviceWorkerInControl(page);
   const firstWorker = await page.evaluate(async () => (await navigator.serviceWorker.ready).active!.scriptURL);
 
-  // A deploy: the served service worker changes by one byte.
+  // A deploy: the served service worker changes by one byte (and the build writes its compressed copies anew).
   const file = path.resolve(process.env.STATIC_DIR ?? "dist", "service-worker.js");
+  const copies = [`${file}.br`, `${file}.gz`].filter((f) => fs.existsSync(f));
   const original = fs.readFileSync(file);
+  const originalCopies = copies.map((f) => fs.readFileSync(f));
   try {
-    fs.writeFileSync(file, Buffer.concat([original, Buffer.from("\n// the next version\n")]));
+    const next = Buffer.concat([original, Buffer.from("\n// the next version\n")]);
+    fs.writeFileSync(file, next);
+    for (const copy of copies) fs.writeFileSync(copy, copy.endsWith(".br") ? zlib.brotliCompressSync(next) : zlib.gzipSync(next));
     await page.evaluate(() => ((window as unknown as { beforeUpdate: boolean }).beforeUpdate = true));
     await page.evaluate(async () => (await navigator.serviceWorker.ready).update());
     const toast = page.getByRole("alertdialog", { name: "A new version of Cutroom is ready" });
@@ -233,5 +238,6 @@ test("a new version offers “reload to update”; reloading puts it in charge",
     expect(after).toEqual({ waiting: false, controller: firstWorker });
   } finally {
     fs.writeFileSync(file, original);
+    copies.forEach((copy, i) => fs.writeFileSync(copy, originalCopies[i]!));
   }
 });

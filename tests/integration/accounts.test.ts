@@ -299,7 +299,11 @@ describe("the API itself", () => {
     const year = (await inject({ method: "GET", url: "/api/v1/payment/plans?interval=year" })).json();
     const month = (await inject({ method: "GET", url: "/api/v1/payment/plans?interval=month" })).json();
     const names = [...year, ...month].map((p: { nickname: string }) => p.nickname.split(" - ")[0]);
-    for (const name of ["Free", "Basic", "Starter", "Standard", "Professional", "Professional BR"]) expect(names).toContain(name);
+    for (const name of ["Free", "Basic", "Starter", "Standard", "Professional"]) expect(names).toContain(name);
+    // The Brazil Professional variant ships unoffered: kept for users on it, listed only when an operator offers it.
+    expect(names).not.toContain("Professional BR");
+    const br = await server.db.selectFrom("plans").select(["id", "active"]).where("id", "like", "professional_br_%").execute();
+    expect(br).toEqual(expect.arrayContaining([{ id: "professional_br_month", active: 0 }, { id: "professional_br_year", active: 0 }]));
     const free = (await inject({ method: "GET", url: "/api/v1/payment/freeplan" })).json();
     expect(free).toMatchObject({ id: "free", amount: 0 });
     const ltd = await server.db.selectFrom("plans").select("id").where("id", "like", "ltd_tier%").execute();

@@ -75,9 +75,9 @@ export function AccountView() {
         <NotificationsCard user={user} />
         <ProfileCard user={user} />
         <SecurityCard />
+        <RedeemLicenceCard user={user} online={online} />
       </div>
       {/* SPEC §2: a lifetime user's first visit while show_wizard is set. */}
-        <RedeemLicenceCard user={user} online={online} />
       <LifetimeWelcomeModal user={user} />
     </div>
   );

@@ -84,7 +84,12 @@ export function RegisterView({ referral, clickid }: { referral: string | null; c
     }
     const result = await worker.register({ ...payload, referral, clickid }, captcha);
     if (result.ok && result.data.id) {
-      toast({ variant: "success", title: t`User created successfully`, description: t`Redirecting to login` });
+      // Issue 18: say where the confirmation link went, not only where the page goes.
+      toast({
+        variant: "success",
+        title: t`User created successfully`,
+        description: `${t`Check your mailbox: we sent you a link to confirm your e-mail address.`} ${t`Redirecting to login`}`,
+      });
       track("sign_up", { method: "email", referral: referral ?? undefined });
       track("conversion", { type: "registration", clickid: clickid ?? undefined });
       redirectTimer.current = setTimeout(() => void navigate({ to: "/login" }), REGISTER_REDIRECT_MS);
