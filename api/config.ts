@@ -11,6 +11,8 @@ export const PublicConfig = z.object({
     newAiApp: z.string(),
     /** The marketing site's pricing page; null: /pricing shows the in-app pricing view. */
     pricing: z.string().nullable(),
+    /** An external billing app for users with no billing customer (SPEC §2 Account); null or absent: none. */
+    billingApp: z.string().nullable().optional(),
     help: z.string(),
     contact: z.string(),
     terms: z.string(),

@@ -38,6 +38,8 @@ const EnvSchema = z.object({
   NEW_AI_URL: z.string().url().default("https://ai.cutroom.app/"),
   /** The marketing site's pricing page: when set, /pricing goes there; unset, the app shows its own pricing view. */
   PRICING_URL: z.string().url().optional(),
+  /** SPEC §2 Account: an external billing app that /account sends users without a billing customer to; unset: none. */
+  BILLING_APP_URL: z.string().url().optional(),
   HELP_URL: z.string().url().default("https://help.cutroom.app/"),
   CONTACT_URL: z.string().default("mailto:support@cutroom.app"),
   TERMS_URL: z.string().url().default("https://cutroom.app/terms"),
@@ -210,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     links: {
       newAiApp: e.NEW_AI_URL,
       pricing: e.PRICING_URL ?? null,
+      billingApp: e.BILLING_APP_URL ?? null,
       help: e.HELP_URL,
       contact: e.CONTACT_URL,
       terms: e.TERMS_URL,

@@ -1,4 +1,13 @@
 import { createFileRoute } from "@tanstack/react-router";
+import { db } from "../../db";
 import { AccountView } from "../../features/account/AccountView";
+import { externalBillingRedirect } from "../../features/account/billing-redirect";
 
-export const Route = createFileRoute("/_app/account")({ component: AccountView });
+export const Route = createFileRoute("/_app/account")({
+  beforeLoad: async () => {
+    const [config, user] = await Promise.all([db.config(), db.currentUser()]);
+    const target = externalBillingRedirect(config, user);
+    if (target) window.location.replace(target);
+  },
+  component: AccountView,
+});
