@@ -1,7 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
-import { Radio, RadioGroup, Label } from "react-aria-components";
 import type { Plan } from "../../../api/plans";
 import type { PaymentMethod, SubscriptionInfo } from "../../../api/payments";
 import { useCurrentUser } from "../../app/hooks";
@@ -14,7 +13,7 @@ import { toast } from "../../ui/Toast";
 import { worker } from "../../worker";
 import { useAccountMeta } from "../account/hooks";
 import { failureMessage } from "../errors";
-import { CardForm } from "./CardForm";
+import { CardChoice } from "./CardChoice";
 import { cardErrorMessage } from "./card-errors";
 import { DEFAULT_INTERVAL, IntervalSwitch, MonthlyTime, PlanCards, usePlans, type BillingInterval } from "./PlanCards";
 import { formatNumber, formatPrice, isPaidPlan, planName, resolution } from "./price";
@@ -22,7 +21,6 @@ import { useConfirmPayment } from "./useConfirmPayment";
 import { FREE_PLAN_ID, TRIAL_DAYS, decide, lostOnDowngrade, type Loss } from "./plan-selection";
 
 /** Card brands as their owners write them ("visa" → "Visa"). */
-const brandName = (brand: string) => (brand === "amex" ? "American Express" : brand.charAt(0).toUpperCase() + brand.slice(1));
 
 type Flow =
   | { kind: "upgrade"; plan: Plan; step: "details" | "payment" }
@@ -442,45 +440,7 @@ function UpgradeDialog({
                 </Trans>
               </p>
             )}
-            {addingCard ? (
-              <CardForm
-                submitLabel={t`Save card`}
-                onSaved={(saved) => {
-                  setSelected(saved.id);
-                  setAddingCard(false);
-                }}
-                onCancel={() => setAddingCard(false)}
-              />
-            ) : (
-              <>
-                {cards.length > 0 ? (
-                  <RadioGroup className="radio-options" value={method} onChange={setSelected}>
-                    <Label className="field-label">
-                      <Trans>Pay with</Trans>
-                    </Label>
-                    {[...cards].reverse().map((card) => (
-                      <Radio key={card.id} value={card.id} className="radio">
-                        <span className="radio-dot" aria-hidden="true" />
-                        <span className="radio-text">
-                          <Trans>
-                            {brandName(card.brand)} ending in {card.last_four}, expires {String(card.exp_month).padStart(2, "0")}/{String(card.exp_year).slice(-2)}
-                          </Trans>
-                        </span>
-                      </Radio>
-                    ))}
-                  </RadioGroup>
-                ) : (
-                  <p className="muted">
-                    <Trans>No saved cards yet.</Trans>
-                  </p>
-                )}
-                <div>
-                  <Button variant="secondary" onPress={() => setAddingCard(true)}>
-                    <Trans>Add a new card</Trans>
-                  </Button>
-                </div>
-              </>
-            )}
+            <CardChoice cards={cards} selected={method} onSelect={setSelected} adding={addingCard} onAddingChange={setAddingCard} />
             {error && (
               <p className="notice notice-danger" role="alert">
                 {error}

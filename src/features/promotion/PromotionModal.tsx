@@ -1,6 +1,5 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useEffect, useState } from "react";
-import { Label, Radio, RadioGroup } from "react-aria-components";
 import type { PaymentMethod } from "../../../api/payments";
 import type { Plan } from "../../../api/plans";
 import type { Promotion } from "../../../api/promotion";
@@ -12,7 +11,7 @@ import { TextField } from "../../ui/TextField";
 import { toast } from "../../ui/Toast";
 import { worker } from "../../worker";
 import { useAccountMeta } from "../account/hooks";
-import { CardForm } from "../billing/CardForm";
+import { CardChoice } from "../billing/CardChoice";
 import { cardErrorMessage } from "../billing/card-errors";
 import { DEFAULT_INTERVAL, IntervalSwitch, PlanCards, usePlans, type BillingInterval } from "../billing/PlanCards";
 import { formatPrice, isPaidPlan, planName } from "../billing/price";
@@ -182,45 +181,7 @@ export function PromotionModal({ promotion, user, onClose }: { promotion: Promot
               </dd>
             </dl>
             <CouponField code={step.code} percentOff={step.percentOff} />
-            {addingCard ? (
-              <CardForm
-                submitLabel={t`Save card`}
-                onSaved={(saved) => {
-                  setSelected(saved.id);
-                  setAddingCard(false);
-                }}
-                onCancel={() => setAddingCard(false)}
-              />
-            ) : (
-              <>
-                {cards.length > 0 ? (
-                  <RadioGroup className="radio-options" value={method} onChange={setSelected}>
-                    <Label className="field-label">
-                      <Trans>Pay with</Trans>
-                    </Label>
-                    {[...cards].reverse().map((card) => (
-                      <Radio key={card.id} value={card.id} className="radio">
-                        <span className="radio-dot" aria-hidden="true" />
-                        <span className="radio-text">
-                          <Trans>
-                            {card.brand} ending in {card.last_four}, expires {String(card.exp_month).padStart(2, "0")}/{String(card.exp_year).slice(-2)}
-                          </Trans>
-                        </span>
-                      </Radio>
-                    ))}
-                  </RadioGroup>
-                ) : (
-                  <p className="muted">
-                    <Trans>No saved cards yet.</Trans>
-                  </p>
-                )}
-                <div>
-                  <Button variant="secondary" onPress={() => setAddingCard(true)} isDisabled={paying}>
-                    <Trans>Add a new card</Trans>
-                  </Button>
-                </div>
-              </>
-            )}
+            <CardChoice cards={cards} selected={method} onSelect={setSelected} adding={addingCard} onAddingChange={setAddingCard} isDisabled={paying} />
           </>
         )}
         {step.kind === "success" && (
