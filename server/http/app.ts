@@ -1,6 +1,8 @@
+import zlib from "node:zlib";
 import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
+import compress from "@fastify/compress";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
@@ -34,6 +36,7 @@ import { publicRoutes } from "./resources/public";
 import { userRoutes } from "./resources/user";
 import { pushRoutes } from "./resources/push";
 import { eventRoutes } from "./resources/events";
+import { PROGRESS_EVENTS_PATH } from "../../api/progress";
 import { createProgressHub } from "../services/progress-hub";
 import { youtubeRoutes } from "./resources/youtube";
 import type { Youtube } from "../services/youtube";
@@ -196,6 +199,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       };
       // Before the routes: it hooks into each one as it is registered.
       registerIdempotency(api, deps.db);
+      // Issue 18: JSON and text answers over 1 KB go out brotli- or gzip-compressed. Registered after the
+      // idempotency hook so a stored answer is the plain JSON (each route's onSend runs in this order).
+      // Never compressed: the progress stream (events must flush one by one) and signed media/downloads
+      // (Range offsets and Content-Length describe the file); partial (206) answers the plugin itself leaves.
+      // The tus uploads and the precompressed static app are registered outside this scope.
+      api.addHook("onRoute", (route) => {
+        if (route.routePath === PROGRESS_EVENTS_PATH || route.routePath.startsWith("/files/")) route.compress = false;
+      });
+      await api.register(compress, {
+        threshold: 1024,
+        encodings: ["br", "gzip"],
+        customTypes: /^(application\/(json|problem\+json|xml)|text\/(?!event-stream))/,
+        // Quick enough for each answer; the default (11) is for build-time work.
+        brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } },
+      });
       userRoutes(api, hooks, deps.accounts);
       publicRoutes(api, hooks, deps);
       libraryRoutes(api, hooks, deps.library);
