@@ -18,6 +18,7 @@ import type { SubtitleSet, TranslateOptions } from "../../api/subtitles";
 import type { Word } from "../../api/subtitles";
 import type { Waveform } from "../../api/subtitles";
 import type { Song } from "../../api/music";
+import type { WizardSettings } from "../features/wizard/settings";
 
 /** The signed-in user, as views read it. There is at most one row, with id "me". */
 export interface UserRow extends User {
@@ -43,6 +44,8 @@ export type MetaRow =
   | { key: "connection"; value: { reachable: boolean; at: string } }
   /** Issue 16: an e-mail change waiting for the link mailed to the new address. */
   | { key: "pendingEmail"; value: PendingEmail }
+  /** The new-project wizard's step 2 and chosen languages (issue 18), kept across a reload until created or cancelled. */
+  | { key: "wizard"; value: { settings: WizardSettings; languageChosen: string[] } }
   /** Video-site export: whether the server offers it and the user's YouTube account is connected. */
   | { key: "youtube"; value: YoutubeConnection }
   /** The progress stream (issue 13): live while events arrive; otherwise the screens' 60 s poll is what updates. */

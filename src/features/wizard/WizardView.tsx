@@ -10,6 +10,7 @@ import { fieldMessage } from "../errors";
 import { activeUploads, useWizardUploads } from "../upload/hooks";
 import { UploadScreen } from "../upload/UploadScreen";
 import { ConfigureStep } from "./ConfigureStep";
+import { clearWizard, loadWizard, saveWizard } from "./savedSettings";
 import { DEFAULT_WIZARD_SETTINGS, errorsAfterEdit, settingsTouched, validateSettings, type WizardSettings } from "./settings";
 import { useLeaveGuard } from "./useLeaveGuard";
 import { useDraftOutcome, useRefusedUploadToasts, useResumeWhenOnline, useWaitingDraft } from "./useWizardEffects";
@@ -29,6 +30,28 @@ export function WizardView() {
   const [draftId, setDraftId] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const leaving = useRef(false);
+  const [restored, setRestored] = useState(false);
+
+  // Issue 18: step 2's settings survive a reload (kept in IndexedDB until the project is created or the wizard cancelled).
+  useEffect(() => {
+    let live = true;
+    void loadWizard().then((saved) => {
+      if (!live) return;
+      if (saved) {
+        setSettings((current) => (settingsTouched(current) ? current : saved.settings));
+        setLanguageChosen((current) => (current.size > 0 ? current : new Set(saved.languageChosen)));
+      }
+      setRestored(true);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  useEffect(() => {
+    if (!restored) return;
+    if (leaving.current || (!settingsTouched(settings) && languageChosen.size === 0)) void clearWizard();
+    else void saveWizard({ settings, languageChosen: [...languageChosen] });
+  }, [restored, settings, languageChosen]);
 
   const rows = useWizardUploads(draftId);
   const uploads = rows ?? [];
@@ -39,6 +62,9 @@ export function WizardView() {
     void navigate({ to: "/new", search: { step: 2 }, replace: true });
   });
   useRefusedUploadToasts(uploads);
+  useEffect(() => {
+    if (draft?.status === "created") void clearWizard();
+  }, [draft?.status]);
   useResumeWhenOnline(uploads);
 
   const scheduled = draft?.status === "waiting" || draft?.status === "creating";
@@ -52,7 +78,7 @@ export function WizardView() {
 
   // Step 2 needs files; an empty wizard starts at step 1.
   useEffect(() => {
-    if (rows && rows.length === 0 && step === 2 && !draftId) void navigate({ to: "/new", search: {}, replace: true });
+    if (rows && rows.length === 0 && step === 2 && !draftId && !leaving.current) void navigate({ to: "/new", search: {}, replace: true });
   }, [rows, step, draftId, navigate]);
 
   function upload() {
@@ -110,6 +136,7 @@ export function WizardView() {
   async function discard() {
     leaving.current = true;
     if (draftId) await worker.forgetDraft(draftId);
+    await clearWizard();
     await Promise.all(uploads.map((u) => worker.removeUpload(u.id)));
   }
 
