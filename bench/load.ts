@@ -21,6 +21,8 @@ const BENCH_DIR = path.resolve(".tmp/bench");
 const distArg = process.argv.find((a) => a.startsWith("--dist="))?.slice("--dist=".length);
 const DIST_DIR = distArg ? path.resolve(distArg) : path.join(BENCH_DIR, "load-dist");
 const DATA_DIR = path.join(BENCH_DIR, "load-data");
+/** `--list` prints every script each route loads (wire / decoded). */
+const LIST = process.argv.includes("--list");
 const VIEWPORT = { width: 1366, height: 800 };
 /** Issue 18's slow connection: 1.6 Mbps down, 750 kbps up, 150 ms round trips. */
 const THROTTLED = { offline: false, latency: 150, downloadThroughput: (1.6e6 / 8) | 0, uploadThroughput: (750e3 / 8) | 0 };
@@ -68,11 +70,11 @@ async function loadOnce(context: BrowserContext, base: string, route: string, co
   await cdp.send("Network.enable");
   await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
   await cdp.send("Network.emulateNetworkConditions", conditions);
-  const requests = new Map<string, { script: boolean; wire: number; decoded: number }>();
+  const requests = new Map<string, { url: string; script: boolean; wire: number; decoded: number }>();
   let lastActivity = Date.now();
-  cdp.on("Network.requestWillBeSent", (e: { requestId: string; type?: string }) => {
+  cdp.on("Network.requestWillBeSent", (e: { requestId: string; type?: string; request: { url: string } }) => {
     lastActivity = Date.now();
-    if (!requests.has(e.requestId)) requests.set(e.requestId, { script: e.type === "Script", wire: 0, decoded: 0 });
+    if (!requests.has(e.requestId)) requests.set(e.requestId, { url: e.request.url, script: e.type === "Script", wire: 0, decoded: 0 });
   });
   cdp.on("Network.responseReceived", (e: { requestId: string; type: string; response: { mimeType: string } }) => {
     lastActivity = Date.now();
@@ -109,6 +111,7 @@ async function loadOnce(context: BrowserContext, base: string, route: string, co
     );
     const all = [...requests.values()];
     const scripts = all.filter((r) => r.script);
+    if (LIST) for (const r of scripts) console.log(`  ${route} ${new URL(r.url).pathname} ${kb(r.wire)} / ${kb(r.decoded)}`);
     return {
       jsWire: scripts.reduce((sum, r) => sum + r.wire, 0),
       jsDecoded: scripts.reduce((sum, r) => sum + r.decoded, 0),

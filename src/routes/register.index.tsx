@@ -1,5 +1,6 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { RegisterView, registerSearch, refuseOnBetaHost } from "../features/auth/RegisterView";
+import { RegisterView } from "../features/auth/RegisterView";
+import { registerSearch, refuseOnBetaHost } from "../features/auth/register-route";
 
 export const Route = createFileRoute("/register/")({
   validateSearch: registerSearch,

@@ -1,11 +1,10 @@
 import { Trans, useLingui } from "@lingui/react/macro";
-import { redirect, useNavigate } from "@tanstack/react-router";
+import { useNavigate } from "@tanstack/react-router";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { LOCALES, type Locale } from "../../../api/locales";
 import { RegisterForm } from "../../../api/user";
 import { AnonymousBar } from "../../app/AnonymousBar";
 import { useAnonymousLocale, useConfig } from "../../app/hooks";
-import { db } from "../../db";
 import { track } from "../../lib/analytics";
 import { REGISTER_REDIRECT_MS, SOCIAL_LINKS } from "../../lib/constants";
 import { Button } from "../../ui/Button";
@@ -18,13 +17,7 @@ import { failureMessage } from "../errors";
 import { recaptchaToken } from "./recaptcha";
 import { useFieldErrors } from "./useFieldErrors";
 
-export const registerSearch = (search: Record<string, unknown>): { irclickid?: string } =>
-  typeof search.irclickid === "string" && search.irclickid ? { irclickid: search.irclickid.slice(0, 255) } : {};
-
-/** Registration is hidden on the beta host (SPEC §2). */
-export async function refuseOnBetaHost() {
-  if ((await db.config())?.betaHost) throw redirect({ to: "/login" });
-}
+export { registerSearch, refuseOnBetaHost } from "./register-route";
 
 type Form = {
   email: string;

@@ -1,5 +1,5 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { EDIT_ROUTE_PARAMS } from "../../features/edit/EditRoute";
+import { EDIT_ROUTE_PARAMS } from "../../features/edit/route-params";
 import { DirectDownloadView } from "../../features/preview/DirectDownloadView";
 
 /** SPEC §7: the direct link GET /projects/{id}/downloadrender on the web host starts the owner's download. */

@@ -1,5 +1,6 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { EditRoute, EDIT_ROUTE_PARAMS } from "../../features/edit/EditRoute";
+import { EditRoute } from "../../features/edit/EditRoute";
+import { EDIT_ROUTE_PARAMS } from "../../features/edit/route-params";
 
 /** SPEC §2 Routes: /projects/{id}/translate opens the project edit screen on that tab. */
 export const Route = createFileRoute("/_app/projects/$id/translate")({
