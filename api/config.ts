@@ -8,7 +8,8 @@ export const PublicConfig = z.object({
     recaptchaSiteKey: z.string().nullable(),
   }),
   links: z.object({
-    newAiApp: z.string(),
+    /** The newer AI version (banner and home notice); null: the operator hid them (NEW_AI_URL empty). */
+    newAiApp: z.string().nullable(),
     /** The marketing site's pricing page; null: /pricing shows the in-app pricing view. */
     pricing: z.string().nullable(),
     /** An external billing app for users with no billing customer (SPEC §2 Account); null or absent: none. */
@@ -18,8 +19,10 @@ export const PublicConfig = z.object({
     terms: z.string(),
     /** An external password-reset page; null: the app's own reset by e-mail (/forgot-password). */
     forgotPassword: z.string().nullable(),
-    aiProduct: z.string(),
-    tipsVideo: z.string(),
+    /** The hosted AI product's link; null: hidden (AI_PRODUCT_URL empty). */
+    aiProduct: z.string().nullable(),
+    /** The home quick-tips video; null: hidden (TIPS_VIDEO_URL empty). */
+    tipsVideo: z.string().nullable(),
   }),
   sunsetRedirectUrl: z.string().nullable(),
   betaHost: z.boolean(),

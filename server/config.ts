@@ -9,6 +9,9 @@ const flag = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off", ""])
   .transform((v) => v === "1" || v === "true" || v === "yes" || v === "on");
 
+/** A marketing link (issue 18): a URL, or an empty value to hide the element that uses it. */
+const hideableUrl = (fallback: string) => z.union([z.literal(""), z.string().url()]).default(fallback);
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default("0.0.0.0"),
@@ -35,7 +38,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_UPLOADS: z.coerce.number().int().min(1).default(30),
   /** Uploads not added to the library within this many hours are removed (0: never). */
   UPLOAD_EXPIRY_HOURS: z.coerce.number().min(0).max(24 * 365).default(24),
-  NEW_AI_URL: z.string().url().default("https://ai.cutroom.app/"),
+  /** The newer AI version: the top banner, its "Try the new version" link and the home notice; empty: all hidden. */
+  NEW_AI_URL: hideableUrl("https://ai.cutroom.app/"),
   /** The marketing site's pricing page: when set, /pricing goes there; unset, the app shows its own pricing view. */
   PRICING_URL: z.string().url().optional(),
   /** SPEC §2 Account: an external billing app that /account sends users without a billing customer to; unset: none. */
@@ -47,8 +51,10 @@ const EnvSchema = z.object({
   FORGOT_PASSWORD_URL: z.string().url().optional(),
   /** Password-reset requests (POST /user/password/forgot) per client per minute. */
   RATE_LIMIT_PASSWORD_RESET: z.coerce.number().int().min(1).default(5),
-  AI_PRODUCT_URL: z.string().url().default("https://ai.cutroom.app/"),
-  TIPS_VIDEO_URL: z.string().url().default("https://cdn.cutroom.app/tips/quick-tips.mp4"),
+  /** The hosted AI product: home's "Open the AI editor" and the beta host's "See production version"; empty: hidden. */
+  AI_PRODUCT_URL: hideableUrl("https://ai.cutroom.app/"),
+  /** The quick-tips video on home; empty: hidden. */
+  TIPS_VIDEO_URL: hideableUrl("https://cdn.cutroom.app/tips/quick-tips.mp4"),
   SUNSET_REDIRECT_URL: z.string().url().optional(),
   BETA_HOST: flag.default(false),
   STATIC_DIR: z.string().default("./dist"),
@@ -210,15 +216,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     rateLimits: { login: e.RATE_LIMIT_LOGIN, loginPerIp: e.RATE_LIMIT_LOGIN_IP ?? 5 * e.RATE_LIMIT_LOGIN, register: e.RATE_LIMIT_REGISTER, resend: e.RATE_LIMIT_RESEND, passwordReset: e.RATE_LIMIT_PASSWORD_RESET, uploads: e.RATE_LIMIT_UPLOADS, coupon: e.RATE_LIMIT_COUPON, cards: e.RATE_LIMIT_CARDS, licence: e.RATE_LIMIT_LICENCE },
     uploadExpiryMs: e.UPLOAD_EXPIRY_HOURS * 3600_000,
     links: {
-      newAiApp: e.NEW_AI_URL,
+      newAiApp: e.NEW_AI_URL || null,
       pricing: e.PRICING_URL ?? null,
       billingApp: e.BILLING_APP_URL ?? null,
       help: e.HELP_URL,
       contact: e.CONTACT_URL,
       terms: e.TERMS_URL,
       forgotPassword: e.FORGOT_PASSWORD_URL ?? null,
-      aiProduct: e.AI_PRODUCT_URL,
-      tipsVideo: e.TIPS_VIDEO_URL,
+      aiProduct: e.AI_PRODUCT_URL || null,
+      tipsVideo: e.TIPS_VIDEO_URL || null,
     },
     sunsetRedirectUrl: e.SUNSET_REDIRECT_URL ?? null,
     betaHost: e.BETA_HOST,

@@ -213,8 +213,9 @@ export function createActions(db: CutroomDb, call: ApiCall) {
     /** The new-AI-version link, with a single-use code that expires in minutes. */
     async newAiVersionLink(): Promise<Result<string>> {
       const config = await db.config();
+      if (config && !config.links.newAiApp) return { ok: false, failure: { kind: "network" } };
       const result = await call("user.handoff");
-      if (!result.ok || !config) return result.ok ? { ok: false, failure: { kind: "network" } } : result;
+      if (!result.ok || !config?.links.newAiApp) return result.ok ? { ok: false, failure: { kind: "network" } } : result;
       const url = new URL(config.links.newAiApp);
       url.searchParams.set("token", result.data.code);
       return { ok: true, data: url.toString() };

@@ -122,7 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:", "blob:"],
         // The quick-tips video may live on a CDN.
-        mediaSrc: ["'self'", "blob:", new URL(config.links.tipsVideo).origin],
+        mediaSrc: ["'self'", "blob:", ...(config.links.tipsVideo ? [new URL(config.links.tipsVideo).origin] : [])],
         workerSrc: ["'self'", "blob:"],
         connectSrc: ["'self'", ...(stripe ? ["https://api.stripe.com"] : [])],
         frameSrc: frames.length ? frames : ["'none'"],

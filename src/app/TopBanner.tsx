@@ -5,7 +5,7 @@ import { failureMessage } from "../features/errors";
 import { toast } from "../ui/Toast";
 import { useConfig, useCurrentUser } from "./hooks";
 
-/** Always visible: new projects are made in the newer AI version. */
+/** New projects are made in the newer AI version; hidden when the operator leaves NEW_AI_URL empty (issue 18). */
 export function TopBanner() {
   const { t, i18n } = useLingui();
   const user = useCurrentUser();
@@ -25,6 +25,7 @@ export function TopBanner() {
     }
   }
 
+  if (!href) return null;
   return (
     <div className="top-banner" role="region" aria-label={t`Announcement`}>
       <span>
@@ -35,11 +36,9 @@ export function TopBanner() {
           <Trans>Try the new version</Trans>
         </Button>
       ) : (
-        href && (
-          <a className="banner-link" href={href} target="_blank" rel="noopener noreferrer">
-            <Trans>Try the new version</Trans>
-          </a>
-        )
+        <a className="banner-link" href={href} target="_blank" rel="noopener noreferrer">
+          <Trans>Try the new version</Trans>
+        </a>
       )}
     </div>
   );

@@ -15,7 +15,7 @@ export function TopBar({ user }: { user: UserRow }) {
     <header className="top-bar">
       <Logo />
       <div className="top-bar-end">
-        {config?.betaHost && (
+        {config?.betaHost && config.links.aiProduct && (
           <a className="badge" href={config.links.aiProduct}>
             <Trans>See production version</Trans>
           </a>

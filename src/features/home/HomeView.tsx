@@ -54,10 +54,12 @@ function Welcome() {
           <Trans>New project</Trans>
         </Link>
       </div>
-      <p className="muted">
-        <Trans>New projects are created in our newer AI version.</Trans>
-      </p>
-      {config && (
+      {config?.links.newAiApp && (
+        <p className="muted">
+          <Trans>New projects are created in our newer AI version.</Trans>
+        </p>
+      )}
+      {config?.links.aiProduct && (
         <a className="btn btn-secondary" href={config.links.aiProduct} target="_blank" rel="noopener noreferrer">
           <Trans>Open the AI editor</Trans>
         </a>
