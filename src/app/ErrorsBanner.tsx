@@ -27,7 +27,7 @@ export function ErrorsBanner() {
     setDismissed(true);
   };
   return (
-    <div className="notice-banner" role="note">
+    <div className="notice-banner" role="region" aria-label={t`Tip`}>
       <span>
         <Trans>Seeing errors or a page that never finishes loading? Refresh the page.</Trans>
       </span>

@@ -35,7 +35,8 @@ export function Player({ src, label, poster, videoRef, tracks = [] }: PlayerProp
         <media-control-bar className="player-bar">
           <media-play-button />
           <media-time-range />
-          <media-time-display showduration />
+          {/* A plain read-out (a timer), not a button named "playback time" whose visible text is the time (WCAG 2.5.3). */}
+          <media-time-display showduration notoggle role="timer" />
           <media-mute-button />
           <media-volume-range />
           {tracks.length > 0 && <media-captions-menu-button />}

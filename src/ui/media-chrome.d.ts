@@ -10,7 +10,7 @@ declare module "react" {
       "media-control-bar": MediaChromeElement;
       "media-play-button": MediaChromeElement;
       "media-time-range": MediaChromeElement;
-      "media-time-display": MediaChromeElement & { showduration?: boolean; remaining?: boolean };
+      "media-time-display": MediaChromeElement & { showduration?: boolean; remaining?: boolean; notoggle?: boolean };
       "media-mute-button": MediaChromeElement;
       "media-volume-range": MediaChromeElement;
       "media-fullscreen-button": MediaChromeElement;

@@ -216,7 +216,7 @@ describe("the Storyboard tab", () => {
     show();
     const merge = await screen.findByRole("button", { name: "Merge scene 1 with scene 2" });
     expect(screen.queryByRole("button", { name: "Merge scene 2 with scene 3" })).toBeNull();
-    expect(screen.getByRole("button", { name: "Add scenes before scene 1" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Add at the start" })).toBeTruthy();
     expect(screen.getByRole("button", { name: "Add scenes after scene 3" })).toBeTruthy();
     fireEvent.click(merge);
     await waitFor(() => expect(worker.mergeNextScene).toHaveBeenCalledWith(101));
@@ -225,7 +225,7 @@ describe("the Storyboard tab", () => {
   it("sends the add buttons to the library at the right order", async () => {
     await seed([scene(1, 0, 5), scene(2, 5, 10)]);
     show();
-    fireEvent.click(await screen.findByRole("button", { name: "Add scenes before scene 1" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Add at the start" }));
     fireEvent.click(screen.getByRole("button", { name: "Add scenes after scene 2" }));
     expect(navigate).toHaveBeenNthCalledWith(1, { to: "/projects/$id/library/$order", params: { id: PROJECT_ID, order: 1 } });
     expect(navigate).toHaveBeenNthCalledWith(2, { to: "/projects/$id/library/$order", params: { id: PROJECT_ID, order: 3 } });
@@ -334,7 +334,7 @@ describe("the Storyboard tab", () => {
     const card = await screen.findByRole("article", { name: "Scene 1" });
     expect(screen.getByText(/This project is being processed/)).toBeTruthy();
     expect(within(card).queryByRole("button", { name: "Remove scene 1" })).toBeNull();
-    expect(screen.queryByRole("button", { name: "Add scenes before scene 1" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Add at the start" })).toBeNull();
     expect((toggle("Drag to reorder") as HTMLInputElement).disabled).toBe(true);
   });
 
@@ -347,7 +347,7 @@ describe("the Storyboard tab", () => {
     // No edit: no text, remove, add or merge; drag and select off; the menu only plays.
     expect(within(card).queryByRole("button", { name: "Edit text of scene 1" })).toBeNull();
     expect(within(card).queryByRole("button", { name: "Remove scene 1" })).toBeNull();
-    expect(screen.queryByRole("button", { name: "Add scenes before scene 1" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Add at the start" })).toBeNull();
     expect(screen.queryByRole("button", { name: "Add scenes after scene 1" })).toBeNull();
     expect(screen.queryByRole("button", { name: "Merge scene 1 with scene 2" })).toBeNull();
     expect((toggle("Drag to reorder") as HTMLInputElement).disabled).toBe(true);
@@ -366,7 +366,7 @@ describe("the Storyboard tab", () => {
     });
     expect(await screen.findByRole("button", { name: "Merge scene 1 with scene 2" })).toBeTruthy();
     expect(screen.getByRole("button", { name: "Remove scene 1" })).toBeTruthy();
-    expect(screen.getByRole("button", { name: "Add scenes before scene 1" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Add at the start" })).toBeTruthy();
     expect((toggle("Drag to reorder") as HTMLInputElement).disabled).toBe(false);
     expect((toggle("Select") as HTMLInputElement).disabled).toBe(false);
   });

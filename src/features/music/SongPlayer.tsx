@@ -33,7 +33,7 @@ export function SongPlayer({ project }: { project: Pick<Project, "id" | "bgm_id"
         <media-control-bar className="song-player-bar">
           <media-play-button />
           <media-time-range />
-          <media-time-display showduration />
+          <media-time-display showduration notoggle role="timer" />
         </media-control-bar>
       </media-controller>
     </section>

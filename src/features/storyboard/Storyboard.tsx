@@ -258,7 +258,6 @@ function StoryboardView({ project, scenes, scenesLoaded, loading, loadFailed, lo
                 onPress={() => onAdd(1)}
                 isDisabled={!online}
                 aria-describedby={online ? undefined : OFFLINE_REASON_ID}
-                aria-label={t`Add scenes before scene 1`}
               >
                 <Icon name="plus" />
                 <Trans>Add at the start</Trans>
