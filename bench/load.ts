@@ -52,6 +52,8 @@ const ROUTES: Route[] = [
 interface Measure {
   jsWire: number;
   jsDecoded: number;
+  /** Of jsWire: the scripts fetched by a worker (the sync worker), not by the page. */
+  workerWire: number;
   scripts: number;
   allWire: number;
   requests: number;
@@ -70,11 +72,11 @@ async function loadOnce(context: BrowserContext, base: string, route: string, co
   await cdp.send("Network.enable");
   await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
   await cdp.send("Network.emulateNetworkConditions", conditions);
-  const requests = new Map<string, { url: string; script: boolean; wire: number; decoded: number }>();
+  const requests = new Map<string, { url: string; script: boolean; worker: boolean; wire: number; decoded: number }>();
   let lastActivity = Date.now();
   cdp.on("Network.requestWillBeSent", (e: { requestId: string; type?: string; request: { url: string } }) => {
     lastActivity = Date.now();
-    if (!requests.has(e.requestId)) requests.set(e.requestId, { url: e.request.url, script: e.type === "Script", wire: 0, decoded: 0 });
+    if (!requests.has(e.requestId)) requests.set(e.requestId, { url: e.request.url, script: e.type === "Script", worker: false, wire: 0, decoded: 0 });
   });
   cdp.on("Network.responseReceived", (e: { requestId: string; type: string; response: { mimeType: string } }) => {
     lastActivity = Date.now();
@@ -90,6 +92,23 @@ async function loadOnce(context: BrowserContext, base: string, route: string, co
     lastActivity = Date.now();
     const entry = requests.get(e.requestId);
     if (entry) entry.wire = e.encodedDataLength;
+  });
+  // The sync worker's script is fetched by the worker's own target, whose bytes CDP reports there, not on
+  // the page: Playwright's request events follow workers too, so those sizes come from here.
+  const fromPlaywright = new Map<string, { wire: number; decoded: number }>();
+  const pending: Promise<void>[] = [];
+  page.on("requestfinished", (request) => {
+    if (!request.url().endsWith(".js")) return;
+    pending.push(
+      (async () => {
+        const sizes = await request.sizes();
+        const response = await request.response();
+        const body = await response?.body().catch(() => undefined);
+        // A worker's body size is not always reported: the (compressed) length the server declared then.
+        const declared = Number((await response?.allHeaders())?.["content-length"] ?? 0);
+        fromPlaywright.set(request.url(), { wire: Math.max(sizes.responseBodySize, declared) + sizes.responseHeadersSize, decoded: body?.length ?? 0 });
+      })().catch(() => undefined),
+    );
   });
   try {
     await page.goto(`${base}${route}`, { waitUntil: "load", timeout: LOAD_TIMEOUT_MS });
@@ -109,12 +128,18 @@ async function loadOnce(context: BrowserContext, base: string, route: string, co
           }).observe({ type: "paint", buffered: true });
         }),
     );
+    await Promise.all(pending);
     const all = [...requests.values()];
+    for (const r of all) {
+      const seen = fromPlaywright.get(r.url);
+      if (r.wire === 0 && seen) Object.assign(r, { script: true, worker: true, wire: seen.wire, decoded: seen.decoded });
+    }
     const scripts = all.filter((r) => r.script);
     if (LIST) for (const r of scripts) console.log(`  ${route} ${new URL(r.url).pathname} ${kb(r.wire)} / ${kb(r.decoded)}`);
     return {
       jsWire: scripts.reduce((sum, r) => sum + r.wire, 0),
       jsDecoded: scripts.reduce((sum, r) => sum + r.decoded, 0),
+      workerWire: scripts.filter((r) => r.worker).reduce((sum, r) => sum + r.wire, 0),
       scripts: scripts.length,
       allWire: all.reduce((sum, r) => sum + r.wire, 0),
       requests: all.length,
@@ -159,10 +184,11 @@ async function main() {
       console.log(`measured ${route.path}${route.signedIn ? " (signed in)" : ""}`);
     }
 
-    const header = ["route", "JS wire", "JS decoded", "scripts", "all wire", "req", "FCP 1.6 Mbps", "FCP local", "FCP ratio", "JS wire local"];
+    const header = ["route", "JS wire", "of it worker", "JS decoded", "scripts", "all wire", "req", "FCP 1.6 Mbps", "FCP local", "FCP ratio", "JS wire local"];
     const lines = rows.map(({ route, slow, fast }) => [
       route.path + (route.signedIn ? " *" : ""),
       kb(slow.jsWire),
+      kb(slow.workerWire),
       kb(slow.jsDecoded),
       String(slow.scripts),
       kb(slow.allWire),
@@ -181,7 +207,7 @@ async function main() {
     const login = rows.find((r) => r.route.path === "/login")!;
     const verdict = (met: boolean) => (met ? "met" : "MISSED");
     console.log("\nTargets");
-    console.log(`  login JS compressed ≤ ${kb(TARGETS.loginJsBytes)}: ${kb(login.slow.jsWire)} (decoded ${kb(login.slow.jsDecoded)}, ${(login.slow.jsDecoded / Math.max(1, login.slow.jsWire)).toFixed(1)}× smaller on the wire) — ${verdict(login.slow.jsWire <= TARGETS.loginJsBytes)}`);
+    console.log(`  login JS compressed ≤ ${kb(TARGETS.loginJsBytes)}: ${kb(login.slow.jsWire)} (page ${kb(login.slow.jsWire - login.slow.workerWire)}, sync worker ${kb(login.slow.workerWire)}; decoded ${kb(login.slow.jsDecoded)}, ${(login.slow.jsDecoded / Math.max(1, login.slow.jsWire)).toFixed(1)}× smaller on the wire) — ${verdict(login.slow.jsWire <= TARGETS.loginJsBytes)}`);
     for (const { route, slow } of rows) {
       console.log(`  FCP ${route.path} at 1.6 Mbps ≤ ${seconds(TARGETS.throttledFcpMs)}: ${seconds(slow.fcpMs)} — ${verdict(slow.fcpMs !== null && slow.fcpMs <= TARGETS.throttledFcpMs)}`);
     }
