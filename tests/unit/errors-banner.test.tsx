@@ -18,17 +18,17 @@ afterEach(cleanup);
 describe("the intermittent-errors banner (SPEC §1, issue 18)", () => {
   it("stays closed after a reload once the person closed it on this device", () => {
     show();
-    expect(screen.getByRole("note").textContent).toContain("Refresh the page.");
+    expect(screen.getByRole("region", { name: "Tip" }).textContent).toContain("Refresh the page.");
     fireEvent.click(screen.getByRole("button", { name: "Dismiss" }));
-    expect(screen.queryByRole("note")).toBeNull();
+    expect(screen.queryByRole("region", { name: "Tip" })).toBeNull();
     cleanup(); // the page reloads: a new banner reads what this device remembers
     show();
-    expect(screen.queryByRole("note")).toBeNull();
+    expect(screen.queryByRole("region", { name: "Tip" })).toBeNull();
   });
 
   it("shows on a device where it was never closed", () => {
     show();
-    expect(screen.getByRole("note")).toBeTruthy();
+    expect(screen.getByRole("region", { name: "Tip" })).toBeTruthy();
     expect(screen.getByRole("button", { name: "Refresh" })).toBeTruthy();
   });
 });
