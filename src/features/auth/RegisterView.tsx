@@ -2,6 +2,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useNavigate } from "@tanstack/react-router";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { LOCALES, type Locale } from "../../../api/locales";
+import { LOCALE_NAMES } from "../../i18n/locale";
 import { RegisterForm } from "../../../api/user";
 import { AnonymousBar } from "../../app/AnonymousBar";
 import { useAnonymousLocale, useConfig } from "../../app/hooks";
@@ -52,14 +53,6 @@ export function RegisterView({ referral, clickid }: { referral: string | null; c
   useEffect(() => () => clearTimeout(redirectTimer.current), []);
 
   const set = <K extends keyof Form>(key: K) => (value: Form[K]) => setForm((f) => ({ ...f, [key]: value }));
-  const languageNames: Record<Locale, string> = {
-    en: t`English`,
-    "pt-BR": t`Portuguese`,
-    es: t`Spanish`,
-    it: t`Italian`,
-    fr: t`French`,
-    de: t`German`,
-  };
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -118,7 +111,7 @@ export function RegisterView({ referral, clickid }: { referral: string | null; c
               name="locale"
               value={form.locale}
               onChange={set("locale")}
-              options={LOCALES.map((id) => ({ id, label: languageNames[id] }))}
+              options={LOCALES.map((id) => ({ id, label: LOCALE_NAMES[id] }))}
               errorMessage={fields.errors.locale}
             />
           </div>
