@@ -1,6 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useState } from "react";
 import { Button } from "react-aria-components";
+import { BannerText } from "./BannerText";
 
 /** Closing the banner is remembered on this device (issue 18: it came back after every reload). */
 export const ERRORS_BANNER_KEY = "cutroom:errors-banner-dismissed";
@@ -28,9 +29,9 @@ export function ErrorsBanner() {
   };
   return (
     <div className="notice-banner" role="region" aria-label={t`Tip`}>
-      <span>
+      <BannerText>
         <Trans>Seeing errors or a page that never finishes loading? Refresh the page.</Trans>
-      </span>
+      </BannerText>
       <Button className="banner-link" onPress={() => window.location.reload()}>
         <Trans>Refresh</Trans>
       </Button>

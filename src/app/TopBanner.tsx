@@ -3,6 +3,7 @@ import { Button } from "react-aria-components";
 import { worker } from "../worker";
 import { failureMessage } from "../features/errors";
 import { toast } from "../ui/Toast";
+import { BannerText } from "./BannerText";
 import { useConfig, useCurrentUser } from "./hooks";
 
 /** New projects are made in the newer AI version; hidden when the operator leaves NEW_AI_URL empty (issue 18). */
@@ -28,9 +29,9 @@ export function TopBanner() {
   if (!href) return null;
   return (
     <div className="top-banner" role="region" aria-label={t`Announcement`}>
-      <span>
+      <BannerText>
         <Trans>New projects are now created in our newer AI version.</Trans>
-      </span>
+      </BannerText>
       {user ? (
         <Button className="banner-link" onPress={() => void openSignedIn()}>
           <Trans>Try the new version</Trans>

@@ -41,7 +41,12 @@ export function TopBar({ user }: { user: UserRow }) {
         </span>
         {user.video_tier < 1 && (
           <Link to="/account" hash="plans" className="btn btn-primary">
-            <Trans>Upgrade</Trans>
+            <svg className="icon wide-hidden" viewBox="0 0 24 24" aria-hidden="true">
+              <path d="M12 19V5M6 11l6-6 6 6" />
+            </svg>
+            <span className="narrow-hidden">
+              <Trans>Upgrade</Trans>
+            </span>
           </Link>
         )}
         <UserMenu user={user} />

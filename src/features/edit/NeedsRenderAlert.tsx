@@ -6,6 +6,7 @@ import { isFinished, projectState } from "../../lib/project-state";
 import { Button } from "../../ui/Button";
 import { toast } from "../../ui/Toast";
 import { worker } from "../../worker";
+import { BannerText } from "../../app/BannerText";
 import { offerPushOnce } from "../../app/push";
 import { failureMessage } from "../errors";
 
@@ -41,7 +42,9 @@ export function NeedsRenderAlert({ project }: { project: Project }) {
   return (
     <div className="notice notice-warning needs-render" role="status">
       <p>
-        <Trans>This project has changes that are not in the preview.</Trans>
+        <BannerText>
+          <Trans>This project has changes that are not in the preview.</Trans>
+        </BannerText>
       </p>
       <Button variant="primary" className="btn-small" onPress={() => void renderNow()} isPending={pending}>
         <Trans>Render now</Trans>

@@ -18,7 +18,7 @@ import { TranslateTab } from "../translate/TranslateTab";
 import { SongPlayer } from "../music/SongPlayer";
 import { StoryboardTools } from "./StoryboardTools";
 import { tabOfRoute, type EditRouteTab } from "./tabs";
-import { useNarrow } from "./useMediaQuery";
+import { PHONE_QUERY, useMediaQuery, useNarrow } from "./useMediaQuery";
 import "./edit.css";
 
 /**
@@ -69,6 +69,8 @@ export function ProjectEditView({ projectId, routeTab }: { projectId: number; ro
 /** The Storyboard tab: its tools, the needs-render alert, the storyboard and the reference player. */
 function StoryboardTab({ project }: { project: Project }) {
   const narrow = useNarrow();
+  // Issue 18: on a phone the player starts closed so the first screen shows a scene; playing one opens it.
+  const phone = useMediaQuery(PHONE_QUERY);
   return (
     <div className="storyboard-tab">
       <div className="storyboard-tab-head">
@@ -79,7 +81,7 @@ function StoryboardTab({ project }: { project: Project }) {
       </div>
       <NeedsRenderAlert project={project} />
       <div className="storyboard-tab-layout">
-        <ReferencePlayer project={project} defaultOpen={narrow} />
+        <ReferencePlayer project={project} defaultOpen={narrow && !phone} />
         <div className="storyboard-tab-main">
           <Storyboard projectId={project.id} />
         </div>

@@ -1,5 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import type { Project } from "../../../api/projects";
+import { BannerText } from "../../app/BannerText";
 import { isMediaLanguage, MEDIA_LANGUAGE_NAMES } from "../../lib/languages";
 
 /**
@@ -12,7 +13,9 @@ export function SubtitlesNotice({ project }: { project: Pick<Project, "subtitles
   if (project.subtitles_pending === 1) {
     return (
       <p className="notice notice-neutral subtitles-notice" role="status">
-        <Trans>Speech recognition is still making the subtitle lines of this talk. They show here when they are ready.</Trans>
+        <BannerText>
+          <Trans>Speech recognition is still making the subtitle lines of this talk. They show here when they are ready.</Trans>
+        </BannerText>
       </p>
     );
   }
@@ -21,6 +24,7 @@ export function SubtitlesNotice({ project }: { project: Pick<Project, "subtitles
     const language = isMediaLanguage(missing.language) ? i18n._(MEDIA_LANGUAGE_NAMES[missing.language]) : missing.language;
     return (
       <p className="notice notice-neutral subtitles-notice" role="note">
+        <BannerText>
         {missing.reason === "no_engine_for_language" ? (
           <Trans>Subtitles are not available for {language} on this server: it has no speech recognition for this language. The server's operator can add a speech recognition service.</Trans>
         ) : missing.reason === "engine_not_installed" ? (
@@ -30,16 +34,19 @@ export function SubtitlesNotice({ project }: { project: Pick<Project, "subtitles
         ) : (
           <Trans>Subtitles could not be made for {language}: speech recognition failed on the server.</Trans>
         )}
+        </BannerText>
       </p>
     );
   }
   if (project.subtitles_draft) {
     return (
       <p className="notice notice-neutral subtitles-notice" role="note">
-        <strong>
-          <Trans>Draft captions</Trans>
-        </strong>{" "}
-        <Trans>The subtitles come from the server's basic speech recognition, so some words are wrong. Correct them in each scene's text lines.</Trans>
+        <BannerText>
+          <strong>
+            <Trans>Draft captions</Trans>
+          </strong>{" "}
+          <Trans>The subtitles come from the server's basic speech recognition, so some words are wrong. Correct them in each scene's text lines.</Trans>
+        </BannerText>
       </p>
     );
   }

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { Button } from "react-aria-components";
 import type { Promotion } from "../../../api/promotion";
 import type { UserRow } from "../../db";
+import { BannerText } from "../../app/BannerText";
 import { formatDate } from "../../lib/format";
 import { PromotionModal } from "./PromotionModal";
 import { usePromotion } from "./usePromotion";
@@ -30,7 +31,7 @@ function Banner({ promotion, user, onOpen }: { promotion: Promotion; user: UserR
   const until = formatDate(promotion.ends_at, user.locale);
   return (
     <div className="promotion-banner" role="region" aria-label={t`Seasonal offer`}>
-      <span>
+      <BannerText>
         {year && month ? (
           <Trans>
             Seasonal offer: {year.percent_off}% off yearly plans or {month.percent_off}% off monthly plans, until {until}.
@@ -44,7 +45,7 @@ function Banner({ promotion, user, onOpen }: { promotion: Promotion; user: UserR
             Seasonal offer: {month!.percent_off}% off monthly plans, until {until}.
           </Trans>
         )}
-      </span>
+      </BannerText>
       <Button className="banner-link" onPress={onOpen}>
         <Trans>See the offer</Trans>
       </Button>
