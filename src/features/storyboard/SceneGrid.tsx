@@ -149,6 +149,7 @@ export function SceneGrid(props: SceneGridProps) {
           selected={selected.has(scene.id)}
           pending={props.pending?.has(scene.id) ?? false}
           textEditor={editingTextId === scene.id ? textEditor : null}
+          editorAlignEnd={columns > 1 && column >= columns / 2}
           onAction={onAction}
           onSelectChange={onSelectChange}
           onAdd={onAdd}
@@ -204,6 +205,8 @@ const LightCell = memo(function LightCell({ scene, index, count, x, y, width }: 
 
 interface SceneCellProps extends Pick<SceneGridProps, "mode" | "readOnly" | "muted" | "online" | "canPlay" | "onAction" | "onSelectChange" | "onAdd" | "onMerge"> {
   pending: boolean;
+  /** The text-line editor, wider than the card, opens toward the grid's start from a card in the right half. */
+  editorAlignEnd: boolean;
   scene: Scene;
   next: Scene | undefined;
   index: number;
@@ -217,7 +220,7 @@ interface SceneCellProps extends Pick<SceneGridProps, "mode" | "readOnly" | "mut
 }
 
 /** One place in the grid: the card, then the add and merge-next buttons that follow it. Memoised: scrolling re-renders none. */
-const SceneCell = memo(function SceneCell({ scene, next, index, count, x, y, width, mergeable, onAdd, onMerge, ...card }: SceneCellProps) {
+const SceneCell = memo(function SceneCell({ scene, next, index, count, x, y, width, mergeable, onAdd, onMerge, editorAlignEnd, ...card }: SceneCellProps) {
   const { t } = useLingui();
   const editing = card.textEditor !== null;
   return (
@@ -227,6 +230,7 @@ const SceneCell = memo(function SceneCell({ scene, next, index, count, x, y, wid
       aria-posinset={index + 1}
       className="scene-cell"
       data-editing={editing || undefined}
+      data-editor-end={editorAlignEnd || undefined}
       style={{ width, height: ROW_HEIGHT, transform: `translate3d(${x}px, ${y}px, 0)` }}
     >
       <SceneCard scene={scene} canMoveEarlier={index > 0} canMoveLater={index < count - 1} {...card} />
