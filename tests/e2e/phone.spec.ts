@@ -13,9 +13,12 @@ test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true
 /** A placeholder-bearing message in `locale`, its placeholder filled. */
 const message = (locale: string, english: string, value: number) => translation(locale, english).replace(/\{\w+\}/, String(value));
 
+/** Nothing wider than the phone: a wider page would also make a mobile browser zoom out (innerWidth grows with it). */
 async function noSidewaysScroll(page: Page) {
+  const width = page.viewportSize()!.width;
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: window.innerWidth }));
-  expect(scrollWidth, `${page.url()} scrolls sideways`).toBeLessThanOrEqual(innerWidth);
+  expect(innerWidth, `${page.url()} is zoomed out to fit something too wide`).toBe(width);
+  expect(scrollWidth, `${page.url()} scrolls sideways`).toBeLessThanOrEqual(width);
 }
 
 /** The banners above the page (announcement, refresh notice, promotion) together take at most ~80 px. */
@@ -135,13 +138,14 @@ test("at 390×844: menu without click-through, compact banners, New project, a s
     await expect.poll(async () => (await api.scenes(projectId)).find((s) => s.id === scene.id).trim_start).toBe(typed);
   });
 
-  await test.step("preview: fits, banners compact, New project in the header", async () => {
+  await test.step("preview: fits, banners compact, the menu opens without click-through", async () => {
     await page.goto(`/projects/${projectId}/preview`);
     await expect(page.getByRole("heading", { name: "Phone edit" })).toBeVisible();
     await bannersCompact(page);
     await noSidewaysScroll(page);
     await expect(page.getByRole("banner").getByRole("link", { name: "New project", exact: true })).toBeVisible();
-    await page.getByRole("banner").getByRole("link", { name: "Projects", exact: true }).tap();
+    const menu = await tapMenuOpen(page);
+    await menu.getByRole("link", { name: "Project list", exact: true }).tap();
     await page.waitForURL((u) => u.pathname === "/open");
     await noSidewaysScroll(page);
   });
