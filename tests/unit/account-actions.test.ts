@@ -3,29 +3,10 @@ import { CutroomDb } from "../../src/db";
 import { createAccountActions } from "../../workers/account";
 import { createApiClient } from "../../workers/api-client";
 import type { User } from "../../api/user";
+import { testUser } from "./user-fixture";
 
 /** Issue 16: the worker's account actions mirror what the server says and forget a session that ended. */
-const user: User = {
-  id: 7,
-  name: "Marta Lopes",
-  first_name: "Marta",
-  last_name: "Lopes",
-  email: "ana@example.com",
-  email_verified_at: "2026-11-01T10:00:00.000Z",
-  locale: "en",
-  video_tier: 0,
-  created_at: "2026-11-01T09:00:00.000Z",
-  total_used_storage: 0,
-  max_storage: 5 * 1024 ** 3,
-  render_notifications: 1,
-  show_wizard: 0,
-  ltd_tier: null,
-  ltd_renew_at: null,
-  appsumo_license_uuid: null,
-  stripe_id: null,
-  plan: { id: "free", nickname: "Free" },
-  features: [],
-};
+const user: User = testUser({ name: "Marta Lopes", first_name: "Marta", last_name: "Lopes" });
 
 let replies: Map<string, { status: number; body: unknown }>;
 let db: CutroomDb;
