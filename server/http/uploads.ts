@@ -113,7 +113,9 @@ export function createUploads(deps: UploadsDeps) {
       if (id === except || uploadOwner(id) !== userId) continue;
       try {
         const upload = JSON.parse(await fs.readFile(path.join(deps.directory, name), "utf8")) as { size?: number; offset?: number };
-        total += Number(upload.size ?? upload.offset ?? 0) || 0;
+        // A deferred length (a recording streamed while it records, issue 17) counts the bytes it holds so far.
+        const held = upload.size ?? (await fs.stat(path.join(deps.directory, id)).then((s) => s.size, () => upload.offset ?? 0));
+        total += Number(held) || 0;
       } catch {
         // Removed meanwhile, or being written: not counted.
       }
@@ -278,6 +280,7 @@ export function registerUploads(app: FastifyInstance, uploads: Uploads, authenti
         if (request.method === "POST" ? !collection : !id || uploadOwner(id) !== userId) return notFound(reply);
         if (!["POST", "HEAD", "PATCH", "DELETE", "GET"].includes(request.method)) return notFound(reply);
         setOwner(request, userId);
+        if (request.method === "PATCH") await dropRepeatedLength(request, id!);
         if (request.method === "POST") {
           // One creation at a time per user, so two at once cannot both fit in the same storage left.
           return oneAtATime(userId, async () => {
@@ -290,6 +293,22 @@ export function registerUploads(app: FastifyInstance, uploads: Uploads, authenti
       reply.hijack();
       await uploads.tus.handle(request.raw, reply.raw);
     };
+
+    /**
+     * A deferred upload whose last PATCH declared the length but broke before all its bytes arrived is resumed
+     * with the same Upload-Length again; tus refuses a second declaration, so one equal to the first is dropped.
+     */
+    async function dropRepeatedLength(request: FastifyRequest, id: string) {
+      const header = request.headers["upload-length"];
+      if (typeof header !== "string") return;
+      const info = await uploads.info(id);
+      if (info?.size === undefined || String(info.size) !== header.trim()) return;
+      const raw = request.raw.rawHeaders;
+      const kept: string[] = [];
+      for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() !== "upload-length") kept.push(raw[i]!, raw[i + 1]!);
+      raw.splice(0, raw.length, ...kept);
+      delete request.raw.headers["upload-length"];
+    }
 
     const creating = new Map<number, Promise<unknown>>();
     async function oneAtATime(userId: number, task: () => Promise<void>) {
@@ -310,12 +329,18 @@ export function registerUploads(app: FastifyInstance, uploads: Uploads, authenti
         throw new DomainError("rate_limited", "Too many uploads started. Wait a minute and try again.");
       }
       const declared = request.headers["upload-length"];
+      const allowed = await uploads.allowance(userId);
+      if (declared === undefined && request.headers["upload-defer-length"] === "1") {
+        // A recording streamed while it records (issue 17): its length comes with its last chunk. Every chunk is
+        // held to what the user has left (tus's maxSize per PATCH), and what it has so far counts as pending.
+        if (allowed.single <= 0) throw new DomainError("file_too_big", SINGLE_FILE_MESSAGE);
+        if (allowed.storageLeft <= 0) throw new DomainError("not_enough_storage", "Not enough storage");
+        return;
+      }
       if (typeof declared !== "string" || !/^\d{1,15}$/.test(declared)) {
-        // Deferred lengths would escape the storage count.
-        throw new DomainError("bad_request", "Upload-Length is required");
+        throw new DomainError("bad_request", "Upload-Length or Upload-Defer-Length: 1 is required");
       }
       const length = Number(declared);
-      const allowed = await uploads.allowance(userId);
       if (length > allowed.single) throw new DomainError("file_too_big", SINGLE_FILE_MESSAGE);
       if (length > allowed.storageLeft) throw new DomainError("not_enough_storage", "Not enough storage");
     }

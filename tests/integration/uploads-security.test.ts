@@ -176,8 +176,8 @@ describe("tus answers in the one error shape (issue 12 items 10, 11)", () => {
     const bad = await tus("POST", "/api/v1/uploads", me.token, { "upload-length": "10", "upload-metadata": "not base64!!" });
     expect(bad.status).toBe(400);
     await expectErrorShape(bad);
-    // No length at all, or a deferred one (it would escape the storage count).
-    for (const headers of [{}, { "upload-defer-length": "1" }] as Record<string, string>[]) {
+    // No length at all, or a deferred one of another value than 1.
+    for (const headers of [{}, { "upload-defer-length": "2" }] as Record<string, string>[]) {
       const res = await tus("POST", "/api/v1/uploads", me.token, headers);
       expect(res.status).toBe(400);
       expect((await expectErrorShape(res)).code).toBe("bad_request");
@@ -244,6 +244,53 @@ describe("storage, expiry and creation rate of uploads (issue 12 item 7)", () =>
     expect((await create(limited.token, 700 * 1024)).res.status).toBe(201);
     // Another user's uploads never count against this one.
     expect(await server.uploads.pendingBytes(them.id)).toBe(fs.statSync(fixture("voice.m4a")).size);
+  });
+
+  it("takes a recording streamed with its length deferred, holds each chunk to what is left, and adopts it once the length is declared (issue 17)", async () => {
+    for (const name of fs.readdirSync(uploadsDir())) {
+      if (name.startsWith(`${limited.id}-`) && !name.endsWith(".json")) await tus("DELETE", `/api/v1/uploads/${name}`, limited.token);
+    }
+    await setPlan({ upload_max_size_mb: 100, storage_gb: 5 });
+    const bytes = fs.readFileSync(fixture("voice.m4a"));
+    const deferred = await tus("POST", "/api/v1/uploads", limited.token, { "upload-defer-length": "1" });
+    expect(deferred.status).toBe(201);
+    const url = deferred.headers.get("location")!;
+    const id = url.split("/").pop()!;
+    const patch = (offset: number, body: Uint8Array, headers: Record<string, string> = {}) =>
+      tus("PATCH", url, limited.token, { "upload-offset": String(offset), "content-type": "application/offset+octet-stream", ...headers }, body);
+    // Chunks as they come; no length yet, so the library will not take it.
+    const half = Math.floor(bytes.length / 2);
+    expect((await patch(0, bytes.subarray(0, 1000))).status).toBe(204);
+    expect((await patch(1000, bytes.subarray(1000, half))).status).toBe(204);
+    const head = await tus("HEAD", url, limited.token);
+    expect(head.headers.get("upload-offset")).toBe(String(half));
+    expect(head.headers.get("upload-defer-length")).toBe("1");
+    // What it holds so far counts against the storage left.
+    expect(await server.uploads.pendingBytes(limited.id)).toBe(half);
+    const early = await api("POST", "/library", { media_file: id, name: "early.m4a", locale: null, has_speech: 0 }, limited.token);
+    expect((early.body as ErrorBody).code).toBe("upload_incomplete");
+    // The last chunk declares the length; declaring the same length again (a resumed last chunk) is harmless.
+    const last = await patch(half, bytes.subarray(half, bytes.length - 10), { "upload-length": String(bytes.length) });
+    expect(last.status).toBe(204);
+    expect((await patch(bytes.length - 10, bytes.subarray(bytes.length - 10), { "upload-length": String(bytes.length) })).status).toBe(204);
+    expect(digest(path.join(uploadsDir(), id))).toBe(createHash("sha256").update(bytes).digest("hex"));
+    const adopted = await api("POST", "/library", { media_file: id, name: "streamed.m4a", locale: null, has_speech: 0 }, limited.token);
+    expect(adopted.status).toBe(201);
+
+    // With 1 MiB left, a deferred upload may start but no chunk takes it past what is left.
+    await setPlan({ upload_max_size_mb: 100, storage_gb: 1 / 1024 });
+    const room = await tus("POST", "/api/v1/uploads", limited.token, { "upload-defer-length": "1" });
+    expect(room.status).toBe(201);
+    const roomUrl = room.headers.get("location")!;
+    const over = await tus("PATCH", roomUrl, limited.token, { "upload-offset": "0", "content-type": "application/offset+octet-stream" }, new Uint8Array(2 * 1024 * 1024));
+    expect(over.status).toBe(413);
+    await expectErrorShape(over);
+    await tus("DELETE", roomUrl, limited.token);
+    // Nothing left: refused at creation.
+    await setPlan({ upload_max_size_mb: 100, storage_gb: 0 });
+    const none = await tus("POST", "/api/v1/uploads", limited.token, { "upload-defer-length": "1" });
+    expect(none.status).toBe(422);
+    expect((await expectErrorShape(none)).code).toBe("not_enough_storage");
   });
 
   it("lets only what fits through when several uploads start at once", async () => {
