@@ -22,7 +22,9 @@ import { createPlanActions } from "./plans";
 import { createPaymentActions } from "./payments";
 import { createCheckoutActions } from "./checkout";
 import { createLicenceActions } from "./licences";
+import { createHomeActions } from "./home";
 import { createUploader } from "./uploads";
+import { createRecordingStreams } from "./recordings";
 import { createProgressStream } from "./progress";
 import type { ProjectDraftRow, UploadRole, UploadRow } from "../src/db";
 import type { Result } from "./status";
@@ -55,6 +57,8 @@ export function createActions(db: CutroomDb, call: ApiCall) {
     },
   });
   const uploader = createUploader(db, call, async () => (await db.auth.get("token"))?.token);
+  // Issue 17: recordings made in the app stream to the server while they record.
+  const recordings = createRecordingStreams(db, async () => (await db.auth.get("token"))?.token);
   /** An upload ended one way or another: a scheduled project may now be complete. */
   const upload = (id: string) => uploader.start(id).then(() => drafts.advanceAll());
   const downloads = createDownloadActions(async () => (await db.auth.get("token"))?.token);
@@ -86,6 +90,10 @@ export function createActions(db: CutroomDb, call: ApiCall) {
     /** The app's wish for live progress: some project is busy and the page is visible and online (issue 13). */
     watchProgress: (on: boolean) => progress.setWanted(on),
 
+    ...recordings,
+
+    ...createHomeActions(db, call),
+
     /** Loads the server's public set-up and, when signed in, the user. Works offline from the mirror. */
     async boot(): Promise<void> {
       const config = await call("config.get");
@@ -95,14 +103,17 @@ export function createActions(db: CutroomDb, call: ApiCall) {
         // Uploads and scheduled projects carry on after a reload; week-old finished drafts go.
         await db.drafts.where("createdAt").below(Date.now() - DRAFT_RETENTION_MS).and((d) => d.status !== "waiting").delete();
         void actions.resumeUploads();
+        void recordings.resumeRecordings();
         // Issue 15: the music picker's songs, kept for offline use.
         void actions.refreshSongs();
       }
     },
 
     /** Adds files chosen in the upload screen; nothing is sent until `startUploads`. */
-    async addUploads(files: { file: File; kind: UploadRow["kind"]; durationSeconds: number; locale: string | null; role: UploadRole }[]) {
+    async addUploads(files: { file: File; kind: UploadRow["kind"]; durationSeconds: number; locale: string | null; role: UploadRole; recordingId?: string }[]) {
       const now = Date.now();
+      // A kept recording (issue 17): the row carries on the server upload its stream began.
+      const adopted = await Promise.all(files.map((f) => (f.recordingId ? recordings.adoptRecording(f.recordingId) : null)));
       const rows: UploadRow[] = files.map((f, i) => ({
         id: crypto.randomUUID(),
         name: f.file.name,
@@ -116,6 +127,7 @@ export function createActions(db: CutroomDb, call: ApiCall) {
         status: "selected",
         progress: 0,
         createdAt: now + i,
+        ...(adopted[i]?.uploadUrl ? { uploadUrl: adopted[i]!.uploadUrl, deferred: true } : {}),
       }));
       await db.uploads.bulkPut(rows);
       return rows.map((r) => r.id);

@@ -27,6 +27,7 @@ Comlink.expose(actions);
 // the outbox sends the edits made offline (the page also asks when the tab shows again).
 self.addEventListener("online", () => {
   void actions.resumeUploads();
+  void actions.resumeRecordings();
   void actions.syncOutbox();
 });
 

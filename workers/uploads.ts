@@ -65,17 +65,21 @@ export function createUploader(db: CutroomDb, call: ApiCall, token: () => Promis
       const upload = new tus.Upload(row.file, {
         endpoint: UPLOAD_ENDPOINT,
         uploadUrl: row.uploadUrl,
+        // A kept recording (issue 17) resumes the upload its stream opened, whose length is declared at the end.
+        uploadLengthDeferred: !!row.deferred && !!row.uploadUrl,
         retryDelays: RETRY_DELAYS,
         chunkSize: 8 * 1024 * 1024,
         headers: { authorization: `Bearer ${bearer}` },
         metadata: { filename: row.name, filetype: row.mime },
         storeFingerprintForResuming: false,
         onUploadUrlAvailable: () => void db.uploads.update(id, { uploadUrl: upload.url ?? undefined }),
-        onProgress: (sent, total) => {
+        onProgress: (sent, reported) => {
+          // A deferred length reports no total: the file's own size is it.
+          const total = reported || row.size || 1;
           const now = Date.now();
           if (now - lastWrite < PROGRESS_WRITE_MS && sent < total) return;
           lastWrite = now;
-          void db.uploads.update(id, { progress: Math.floor((sent / total) * 1000) / 10 });
+          void db.uploads.update(id, { progress: Math.min(100, Math.floor((sent / total) * 1000) / 10) });
         },
         onSuccess: async () => {
           active.delete(id);

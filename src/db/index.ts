@@ -1,6 +1,8 @@
-import Dexie, { type EntityTable } from "dexie";
+import Dexie, { type EntityTable, type Table } from "dexie";
 import type { User } from "../../api/user";
 import type { PublicConfig } from "../../api/config";
+import type { HomeFeed } from "../../api/home";
+import { PAGE_CONFIG_ID } from "../../api/page-config";
 import type { PendingEmail } from "../../api/account";
 import type { LibraryItem, LibraryTab, MediaFile, MediaKind } from "../../api/media";
 import type { Scene } from "../../api/scenes";
@@ -52,6 +54,8 @@ export type MetaRow =
   | { key: "progressStream"; value: { state: ProgressStreamState; at: string } }
   /** The Translate page's languages (issue 14): what GET /projects/{id}/translate/options said, and when. */
   | { key: `translate:${number}`; value: TranslateOptions & { fetchedAt: string } }
+  /** Home's tips and updates (issue 17, GET /home/feed) in the language they were asked in; null entries: the app's own. */
+  | { key: "homeFeed"; value: HomeFeed & { locale: string; fetchedAt: string } }
   /** The music picker's songs (issue 15): when GET /bgms last filled the `songs` table. */
   | { key: "songs"; value: { total: number; fetchedAt: string } }
   /** The /account page (issue 16): the plan's limits, the subscription and the saved cards, as last fetched. */
@@ -106,6 +110,48 @@ export interface UploadRow {
   /** Error code from the server (e.g. duplicate_name), for the view to word. */
   error?: string;
   createdAt: number;
+  /**
+   * Issue 17: the file is a recording whose server upload (at `uploadUrl`) was opened with its length deferred
+   * while recording; finishing it declares the length.
+   */
+  deferred?: boolean;
+}
+
+/** How a recording was made (issue 17, SPEC §2 Upload screen, import variant). */
+export type RecordingMode = "camera" | "screen" | "screenCamera";
+
+/**
+ * A recording made in the app (issue 17). Its bytes are kept in `recordingChunks` as the recorder hands them
+ * over, and stream to the server (tus, length deferred) while it records; a crashed tab finds it here again.
+ */
+export interface RecordingRow {
+  id: string;
+  name: string;
+  mime: string;
+  mode: RecordingMode;
+  /** "recording" until the recorder stops (or is found interrupted), then "stopped". */
+  status: "recording" | "stopped";
+  /** Bytes kept so far (the sum of the chunks). */
+  bytes: number;
+  /** Recorded time, pauses left out. */
+  durationSeconds: number;
+  /** The server's tus upload, once created. */
+  uploadUrl?: string;
+  /** Bytes the server confirmed. */
+  uploadedBytes: number;
+  /** The server has the whole recording (its length declared). */
+  uploaded: boolean;
+  /** Error code of a refusal by the server (e.g. file_too_big): the stream stops. */
+  error?: string;
+  createdAt: number;
+}
+
+/** One piece of a recording as MediaRecorder gave it; `start` is its byte offset in the recording. */
+export interface RecordingChunkRow {
+  recordingId: string;
+  seq: number;
+  start: number;
+  data: Blob;
 }
 
 /** A project the wizard scheduled while its files were still uploading. */
@@ -184,6 +230,24 @@ export interface WordsRow {
 export const DB_NAME = "cutroom";
 
 /** The IndexedDB mirror. Views read it with useLiveQuery; the sync worker writes it. */
+let pageConfigRead: PublicConfig | null | undefined;
+/**
+ * The set-up the server embeds in the app shell (`<script id="cutroom-config" type="application/json">`),
+ * so a first visit renders without waiting for the sync worker. Absent in the worker and in a shell the
+ * service worker cached; then the mirror's copy (written by the worker's boot) is the one.
+ */
+function pageConfig(): PublicConfig | null {
+  if (pageConfigRead === undefined) {
+    const text = typeof document === "undefined" ? null : document.getElementById(PAGE_CONFIG_ID)?.textContent;
+    try {
+      pageConfigRead = text ? (JSON.parse(text) as PublicConfig) : null;
+    } catch {
+      pageConfigRead = null;
+    }
+  }
+  return pageConfigRead;
+}
+
 export class CutroomDb extends Dexie {
   users!: EntityTable<UserRow, "key">;
   auth!: EntityTable<AuthRow, "key">;
@@ -205,6 +269,9 @@ export class CutroomDb extends Dexie {
   subtitleSets!: EntityTable<SubtitleSetRow, "id">;
   /** Words of the media files of opened projects, by media file (issue 14). */
   words!: EntityTable<WordsRow, "media_file_id">;
+  /** Recordings made in the app and their bytes, until kept or discarded (issue 17). */
+  recordings!: EntityTable<RecordingRow, "id">;
+  recordingChunks!: Table<RecordingChunkRow, [string, number]>;
 
   constructor(name = DB_NAME) {
     super(name);
@@ -238,18 +305,24 @@ export class CutroomDb extends Dexie {
     this.version(8)
       .stores({ songs: "id, title" })
       .upgrade((tx) => tx.table("songs").clear());
+    // Issue 17: recordings made in the app, kept chunk by chunk while they stream to the server.
+    this.version(9).stores({
+      recordings: "id, status",
+      recordingChunks: "[recordingId+seq], recordingId",
+    });
   }
 
   /** The signed-in user, or null when nobody is signed in. */
   currentUser = async (): Promise<UserRow | null> => (await this.users.get("me")) ?? null;
+  /** The server's public set-up: the mirror's copy, else the one the server wrote into the page (issue 18). */
   config = async (): Promise<PublicConfig | null> => {
     const row = await this.meta.get("config");
-    return row?.key === "config" ? row.value : null;
+    return row?.key === "config" ? row.value : pageConfig();
   };
 
   /** Signing out forgets the user's data too: the next person on this device must not see it. */
   async signOutLocally(): Promise<void> {
-    const tables = [this.users, this.auth, this.projects, this.highlights, this.media, this.uploads, this.drafts, this.scenes, this.library, this.outbox, this.failedEdits, this.songs, this.subtitleSets, this.words];
+    const tables = [this.users, this.auth, this.projects, this.highlights, this.media, this.uploads, this.drafts, this.scenes, this.library, this.outbox, this.failedEdits, this.songs, this.subtitleSets, this.words, this.recordings, this.recordingChunks];
     await this.transaction("rw", tables, async () => {
       await Promise.all(tables.map((t) => t.clear()));
     });
