@@ -97,6 +97,20 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        extends: true,
+        test: {
+          // Issue 19: the same integration files on PostgreSQL (TEST_POSTGRES_URL, default
+          // postgres://postgres@127.0.0.1:5432/test); each test server gets its own database.
+          name: "integration-pg",
+          include: ["tests/integration/**/*.test.ts"],
+          environment: "node",
+          pool: "forks",
+          globalSetup: ["tests/integration/global-setup.ts", "tests/integration/postgres-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

@@ -9,7 +9,7 @@
  */
 import fs from "node:fs";
 import { loadConfig } from "../server/config";
-import { migrate, openSqlite } from "../server/db";
+import { migrate, openDatabase } from "../server/db";
 import { importLicences, licenceCounts } from "../server/db/licences";
 import { LICENCE_PRODUCT, licenceTier, parseLicenceFile } from "../server/domain/licences";
 import { loadCatalogue } from "../server/payments/catalogue";
@@ -60,7 +60,7 @@ async function main() {
     fail(`cannot read ${args.file}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const { codes, invalid } = parseLicenceFile(text);
-  const db = openSqlite(config.databaseFile);
+  const db = openDatabase(config);
   try {
     await migrate(db);
     const result = await importLicences(db, codes, args.product, args.tier);

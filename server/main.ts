@@ -2,7 +2,7 @@ import type { Agent } from "node:https";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { loadConfig, type Config } from "./config";
-import { migrate, openSqlite, type Db } from "./db";
+import { migrate, openDatabase, type Db } from "./db";
 import { seedPlans } from "./db/plans";
 import { getOrCreateSetting, randomSecret } from "./db/settings";
 import { buildApp } from "./http/app";
@@ -76,7 +76,7 @@ export interface Overrides {
 
 /** Composition root: config → db (migrate) → services → http. */
 export async function createServer(config: Config = loadConfig(), overrides: Overrides = {}): Promise<Server> {
-  const db = openSqlite(config.databaseFile);
+  const db = openDatabase(config);
   await migrate(db);
   // Issue 16: the operator's PLANS_FILE (plans and coupons) or the shipped catalogue; a broken file stops the start.
   const catalogue = loadCatalogue(config.payments.plansFile);

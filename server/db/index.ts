@@ -3,6 +3,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, SqliteDialect, type Migration } from "kysely";
 import type { Database } from "./schema";
+import { postgresDialect, SqliteTypesPlugin, type PostgresOptions } from "./postgres";
 import * as m0001 from "./migrations/0001_accounts";
 import * as m0002 from "./migrations/0002_media_projects_jobs";
 import * as m0003 from "./migrations/0003_applied_features";
@@ -51,6 +52,25 @@ const migrations: Record<string, Migration> = {
 };
 
 export type Db = Kysely<Database>;
+
+export type Dialect = "sqlite" | "postgres";
+
+/** Which database `db` talks to (queries that must be written differently ask this). */
+export function dialectOf(db: Kysely<any>): Dialect {
+  return db.getExecutor().adapter.constructor.name.startsWith("Postgres") ? "postgres" : "sqlite";
+}
+
+/**
+ * The app's database: PostgreSQL when DATABASE_URL is set (issue 19, scale mode), else the SQLite file in
+ * DATA_DIR. Both run the same migrations and queries.
+ */
+export function openDatabase(config: { databaseUrl: string | null; databaseFile: string }, options: PostgresOptions = {}): Db {
+  return config.databaseUrl ? openPostgres(config.databaseUrl, options) : openSqlite(config.databaseFile);
+}
+
+export function openPostgres(url: string, options: PostgresOptions = {}): Db {
+  return new Kysely<Database>({ dialect: postgresDialect(url, options), plugins: [new SqliteTypesPlugin()] });
+}
 
 export function openSqlite(file: string): Db {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -1,6 +1,6 @@
 import path from "node:path";
-import { sql } from "kysely";
 import type { Db } from "../db";
+import { likeAsciiCaseless } from "../db/sql";
 import { findMedia, findMediaById, findMediaByName, insertMedia, listMedia, type MediaRow } from "../db/media";
 import { findProject, type ProjectRow } from "../db/projects";
 import { LIBRARY_PAGE_SIZE, type LibraryCreateBody, type LibraryItem, type LibraryTab, type MediaFile } from "../../api/media";
@@ -268,7 +268,7 @@ export function createLibrary(deps: LibraryDeps) {
           ? query.where("projects.type", "=", "project").where((eb) => eb.exists(eb.selectFrom("scenes").select("scenes.id").whereRef("scenes.project_id", "=", "projects.id")))
           : query.where("projects.type", "=", "library").where("media_files.kind", "=", tab).where("media_files.deleted_at", "is", null);
       const needle = text.trim();
-      if (needle) query = query.where(sql<boolean>`projects.name like ${likeContains(needle)} escape '\\'`);
+      if (needle) query = query.where(likeAsciiCaseless(db, "projects.name", likeContains(needle)));
       const { total } = await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
       const rows: ItemRow[] = await query
         .selectAll("projects")
@@ -302,7 +302,7 @@ export function createLibrary(deps: LibraryDeps) {
       if (!needle) return scenePage(projectId, page);
       let query = mainScenes(projectId).select(["id", "text"]);
       // LIKE folds ASCII case only: other text is matched in code alone.
-      if (/^[\x20-\x7e]+$/.test(needle)) query = query.where(sql<boolean>`text like ${likeContains(JSON.stringify(needle).slice(1, -1))} escape '\\'`);
+      if (/^[\x20-\x7e]+$/.test(needle)) query = query.where(likeAsciiCaseless(db, "text", likeContains(JSON.stringify(needle).slice(1, -1))));
       const rows = await query.orderBy("order").orderBy("id").execute();
       const ids = rows
         .filter((row) => {

@@ -4,11 +4,11 @@ import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { reportFigures, SOAK, soakOr } from "../reliability";
 import { waitFor } from "./helpers";
 import { spawnServer } from "./server-process";
+import { openTestDatabase } from "./database";
 
 /**
  * Crash recovery (issue 12, "Keep every promise as a suite"): the REAL server as a child process on a
@@ -225,12 +225,13 @@ async function allSettled(timeoutMs = 150_000): Promise<void> {
 }
 
 /** Jobs running their last allowed attempt, read from the server's database. */
-function jobsOnLastAttempt(): number {
-  const db = new Database(path.join(dataDir, "cutroom.sqlite"), { readonly: true, fileMustExist: true });
+async function jobsOnLastAttempt(): Promise<number> {
+  const db = openTestDatabase(dataDir);
   try {
-    return (db.prepare("select count(*) as n from jobs where status = 'running' and attempts >= max_attempts").get() as { n: number }).n;
+    const { n } = await db.selectFrom("jobs").select((eb) => eb.fn.countAll<number>().as("n")).where("status", "=", "running").whereRef("attempts", ">=", "max_attempts").executeTakeFirstOrThrow();
+    return Number(n);
   } finally {
-    db.close();
+    await db.destroy();
   }
 }
 
@@ -320,9 +321,9 @@ describe("crash recovery of the real server", () => {
       await sleep(random(maxMs));
       // The queue gives up on a job whose runner died under it on its last attempt (poison-job rule,
       // queue contract): a random kill never lands on a job's third attempt.
-      if (jobsOnLastAttempt() > 0) {
+      if ((await jobsOnLastAttempt()) > 0) {
         figures.waits_for_last_attempt += 1;
-        await waitFor(async () => (jobsOnLastAttempt() === 0 ? true : undefined), 120_000, 100);
+        await waitFor(async () => ((await jobsOnLastAttempt()) === 0 ? true : undefined), 120_000, 100);
       }
       await kill("random");
       await start();

@@ -6,6 +6,7 @@ import { loadConfig } from "../../server/config";
 import { createServer, type Overrides, type Server } from "../../server/main";
 import type { Mail, Mailer } from "../../server/notify/mail";
 import { tusUpload } from "./tus";
+import { databaseEnv, dropDatabase } from "./database";
 
 export interface TestServer extends Server {
   mails: Mail[];
@@ -22,7 +23,9 @@ let counter = 0;
 export async function startTestServer(env: Record<string, string> = {}, options: Omit<Overrides, "mailer"> = {}): Promise<TestServer> {
   // Under a dot-directory on purpose: the app must not care where DATA_DIR lives.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), ".cutroom-it-"));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ALTCHA_MAX_NUMBER: "2000", RATE_LIMIT_LOGIN: "1000", RATE_LIMIT_REGISTER: "1000", RATE_LIMIT_RESEND: "1000", RATE_LIMIT_UPLOADS: "1000", STATIC_DIR: path.join(dataDir, "no-app"), STT: "off", ...env });
+  // SQLite in the data folder, or (project integration-pg) a PostgreSQL database of its own.
+  const database = databaseEnv(env.DATA_DIR ?? dataDir);
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ALTCHA_MAX_NUMBER: "2000", RATE_LIMIT_LOGIN: "1000", RATE_LIMIT_REGISTER: "1000", RATE_LIMIT_RESEND: "1000", RATE_LIMIT_UPLOADS: "1000", STATIC_DIR: path.join(dataDir, "no-app"), STT: "off", ...database, ...env });
   const mails: Mail[] = [];
   const mailer: Mailer = { send: async (mail) => void mails.push(mail) };
   const server = await createServer(config, { ...options, mailer });
@@ -71,6 +74,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     async close() {
       await server.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!env.DATA_DIR) await dropDatabase(dataDir);
     },
   };
 }

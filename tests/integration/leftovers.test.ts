@@ -3,7 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { migrate, openSqlite, type Db } from "../../server/db/index";
+import { migrate, type Db } from "../../server/db/index";
+import { dropDatabase, openTestDatabase } from "./database";
 import { attemptDir, sweepLeftovers } from "../../server/jobs/leftovers";
 import { LocalQueue } from "../../server/jobs/local";
 import { JOB_TYPES, type Handlers } from "../../server/jobs/types";
@@ -18,13 +19,14 @@ const LEASE = 3_000;
 
 beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-leftovers-"));
-  db = openSqlite(path.join(dir, "cutroom.sqlite"));
+  db = openTestDatabase(dir);
   await migrate(db);
   storeDir = path.join(dir, "store");
   tmpDir = path.join(dir, "tmp");
 });
 afterEach(async () => {
   await db.destroy();
+  await dropDatabase(dir);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -11,6 +11,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { waitFor } from "./helpers";
 import { spawnServer } from "./server-process";
+import { databaseDump, onPostgres } from "./database";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-payments-logs-"));
 const logFile = path.join(os.tmpdir(), `cutroom-payments-logs-${process.pid}.log`);
@@ -85,7 +86,8 @@ describe("card data in logs and files", () => {
     // The calls were logged (method and path), so a silent log is not what passes this test.
     expect(log).toContain("/local-gateway/v1/setup_intents/confirm");
     expect(log).toContain("/api/v1/user/payment/methods");
-    const places = [{ name: "log", bytes: Buffer.from(log) }, ...walk(dataDir).map((file) => ({ name: path.relative(dataDir, file), bytes: fs.readFileSync(file) }))];
+    // The database is a file of the data folder on SQLite; on PostgreSQL its rows are searched too.
+    const places = [{ name: "log", bytes: Buffer.from(log) }, ...walk(dataDir).map((file) => ({ name: path.relative(dataDir, file), bytes: fs.readFileSync(file) })), ...(onPostgres ? [{ name: "database rows", bytes: Buffer.from(await databaseDump(dataDir)) }] : [])];
     const found: string[] = [];
     for (const card of cards) {
       const digits = card.number.replace(/ /g, "");
@@ -95,7 +97,7 @@ describe("card data in logs and files", () => {
     }
     expect(found).toEqual([]);
     // What is kept: the last four digits of the saved cards.
-    const db = places.filter((p) => p.name.startsWith("cutroom.sqlite"));
+    const db = places.filter((p) => p.name.startsWith("cutroom.sqlite") || p.name === "database rows");
     expect(db.some((p) => p.bytes.includes("4242") && p.bytes.includes("3184"))).toBe(true);
   }, 120_000);
 });

@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import Fastify, { type FastifyRequest } from "fastify";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { migrate, openSqlite, type Db } from "../../server/db/index";
+import { migrate, type Db } from "../../server/db/index";
+import { dropDatabase, openTestDatabase } from "./database";
 import { eventRoutes } from "../../server/http/resources/events";
 import { createProgressHub } from "../../server/services/progress-hub";
 
@@ -14,7 +15,7 @@ const app = Fastify();
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-heartbeat-"));
-  db = openSqlite(path.join(dir, "cutroom.sqlite"));
+  db = openTestDatabase(dir);
   await migrate(db);
   const hub = createProgressHub({ db, concurrency: 1 });
   app.addHook("preClose", () => hub.close());
@@ -25,6 +26,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.close();
   await db.destroy();
+  await dropDatabase(dir);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { migrate, openSqlite, type Db } from "../../server/db/index";
+import { migrate, type Db } from "../../server/db/index";
+import { dropDatabase, openTestDatabase } from "./database";
 import type { ProjectRow } from "../../server/db/projects";
 import { LocalQueue } from "../../server/jobs/local";
 import { JOB_TYPES, type Handlers, type JobContext } from "../../server/jobs/types";
@@ -29,13 +30,14 @@ let queue: LocalQueue;
 
 beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-estimates-"));
-  db = openSqlite(path.join(dir, "cutroom.sqlite"));
+  db = openTestDatabase(dir);
   await migrate(db);
   queue = new LocalQueue(db);
 });
 afterEach(async () => {
   await queue.stop();
   await db.destroy();
+  await dropDatabase(dir);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -11,11 +11,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { solveChallenge } from "altcha-lib";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { reportFigures } from "../reliability";
 import { waitFor } from "./helpers";
 import { spawnServer } from "./server-process";
+import { databaseDump, openTestDatabase } from "./database";
 import { tusUpload } from "./tus";
 import { startFakeYoutube, type FakeYoutube } from "./youtube-server";
 
@@ -142,10 +142,9 @@ describe("secrets (issue 12): over the logs, the data folder and the error bodie
     expect((await api("GET", "/user", { token })).status).toBe(200);
 
     // A paid plan, so the render notification is sent (to the push outbox, PUSH=outbox).
-    const writer = new Database(path.join(dataDir, "cutroom.sqlite"));
-    writer.pragma("busy_timeout = 5000");
-    writer.prepare("update users set plan_id = 'starter_month' where email = ?").run(email);
-    writer.close();
+    const writer = openTestDatabase(dataDir);
+    await writer.updateTable("users").set({ plan_id: "starter_month" }).where("email", "=", email).execute();
+    await writer.destroy();
 
     // A push subscription: its auth secret and its endpoint path are the browser's.
     const capability = randomBytes(24).toString("base64url");
@@ -249,9 +248,9 @@ describe("secrets (issue 12): over the logs, the data folder and the error bodie
 
     // The keys the server held: APP_SECRET (given) and the VAPID private key (made at first start).
     keep("APP_SECRET", APP_SECRET);
-    const db = new Database(path.join(dataDir, "cutroom.sqlite"), { readonly: true });
-    const vapid = JSON.parse((db.prepare("select value from settings where key = 'vapid_keys'").get() as { value: string }).value) as { privateKey: string };
-    db.close();
+    const db = openTestDatabase(dataDir);
+    const vapid = JSON.parse((await db.selectFrom("settings").select("value").where("key", "=", "vapid_keys").executeTakeFirstOrThrow()).value) as { privateKey: string };
+    await db.destroy();
     keep("VAPID private key", vapid.privateKey);
 
     // ---- The scan ----
@@ -295,7 +294,7 @@ describe("secrets (issue 12): over the logs, the data folder and the error bodie
       scan(relative, fs.readFileSync(file).toString("latin1"), (kind) => inMailOutbox && kind === "verification link signature");
     }
     // The database keeps hashes of tokens and codes, never the values; never a password.
-    const dbBytes = ["cutroom.sqlite", "cutroom.sqlite-wal"].map((f) => path.join(dataDir, f)).filter(fs.existsSync).map((f) => fs.readFileSync(f).toString("latin1")).join("");
+    const dbBytes = await databaseDump(dataDir);
     scan("the database", dbBytes, (kind) => !/^(api token|password|handoff code|YouTube)/.test(kind));
 
     for (const { call, status, body } of errorBodies) {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { databaseEnv } from "./database";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -31,6 +32,8 @@ export function spawnServer(options: ServerProcessOptions): ChildProcess {
       STATIC_DIR: path.join(options.dataDir, "no-app"),
       // Speech recognition is covered by subtitles.test.ts; elsewhere it would only slow the pipeline down.
       STT: "off",
+      // SQLite in the data folder, or (project integration-pg) this data folder's PostgreSQL database.
+      ...databaseEnv(options.dataDir),
       ...options.env,
     },
     stdio: log === undefined ? "ignore" : ["ignore", log, log],

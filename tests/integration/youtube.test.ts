@@ -5,6 +5,7 @@ import { loadConfig } from "../../server/config";
 import { createServer } from "../../server/main";
 import { bearer, jsonApi, listen, processedTalkProject, startTestServer, waitFor, type TestServer } from "./helpers";
 import { startFakeYoutube, type FakeYoutube } from "./youtube-server";
+import { databaseDump, databaseEnv, onPostgres } from "./database";
 
 // Issue 13, video-site export: OAuth 2 with PKCE and the YouTube resumable upload, against a local server
 // speaking Google's protocols (tests/integration/youtube-server.ts).
@@ -110,13 +111,11 @@ describe("exporting a finished video to YouTube", () => {
     const row = await server.db.selectFrom("youtube_connections").selectAll().executeTakeFirstOrThrow();
     for (const token of fake.liveRefreshTokens()) expect(row.tokens).not.toContain(token);
     expect(row.tokens).toMatch(/^v1\./);
-    // Nor anywhere in the database files (the write-ahead log included).
-    const files = fs.readdirSync(server.dataDir).filter((f) => f.startsWith("cutroom.sqlite"));
-    expect(files).toContain("cutroom.sqlite-wal");
-    for (const file of files) {
-      const dump = fs.readFileSync(path.join(server.dataDir, file));
-      for (const token of fake.liveRefreshTokens()) expect(dump.includes(Buffer.from(token))).toBe(false);
-    }
+    // Nor anywhere in the database: on SQLite its files (the write-ahead log included), on PostgreSQL every row.
+    if (!onPostgres) expect(fs.readdirSync(server.dataDir)).toContain("cutroom.sqlite-wal");
+    const dump = await databaseDump(server.dataDir);
+    expect(dump).toContain(row.tokens);
+    for (const token of fake.liveRefreshTokens()) expect(dump.includes(token)).toBe(false);
 
     // The answer is single use: the same callback again is refused, and connects nobody else.
     const replay = await fetch(`${base}${back.pathname}${back.search}`);
@@ -255,7 +254,7 @@ describe("exporting a finished video to YouTube", () => {
     const row = () => server.db.selectFrom("projects").select(["youtube_export", "youtube_upload"]).where("id", "=", projectId).executeTakeFirstOrThrow();
 
     const dataDir = server.dataDir;
-    const restarted = await createServer(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", STATIC_DIR: path.join(dataDir, "no-app"), APP_SECRET: SECRET, ...fake.env() }), { mailer: { send: async () => {} } });
+    const restarted = await createServer(loadConfig({ ...databaseEnv(dataDir), DATA_DIR: dataDir, LOG_LEVEL: "silent", STATIC_DIR: path.join(dataDir, "no-app"), APP_SECRET: SECRET, ...fake.env() }), { mailer: { send: async () => {} } });
     server = { ...restarted, dataDir, close: async () => { await restarted.close(); fs.rmSync(dataDir, { recursive: true, force: true }); } } as unknown as TestServer;
     base = await listen(server);
     expect((await row()).youtube_upload).not.toBeNull();
