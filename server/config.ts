@@ -60,6 +60,18 @@ const EnvSchema = z.object({
   STATIC_DIR: z.string().default("./dist"),
   JOB_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   JOB_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
+  /**
+   * Issue 19, scale mode: `redis://[user:password@]host:6379[/db]` (or rediss://) puts the job queue in Redis
+   * (BullMQ), shared by every API and worker process; unset: the jobs table of the app's own database.
+   */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, "must be a redis:// (or rediss://) URL")
+    .optional(),
+  /** The prefix of every Redis key the queue writes, so deployments (or tests) can share one Redis. */
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "1–64 letters, digits, '_', '.' or '-'").default("cutroom"),
+  /** off: this process serves HTTP and runs no jobs (the `npm run worker` processes run them). */
+  RUNNER: z.enum(["on", "off"]).default("on"),
   /** Speech recognition for subtitles: on by default; off makes no subtitles (projects say so), e.g. for fast test runs. */
   STT: flag.default(true),
   /** Speech recognition: a Whisper-compatible service (POST /v1/audio/transcriptions); without it, pocketsphinx (US English, draft). */
@@ -167,7 +179,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     outboxDir: path.join(dataDir, "outbox"),
     storeDir: path.join(dataDir, "store"),
     uploadsDir: path.join(dataDir, "uploads"),
-    jobs: { concurrency: e.JOB_CONCURRENCY, leaseMs: e.JOB_LEASE_MS },
+    jobs: { concurrency: e.JOB_CONCURRENCY, leaseMs: e.JOB_LEASE_MS, runner: e.RUNNER === "on" },
+    /** The BullMQ queue in Redis when set (never logged: the URL may hold a password). */
+    redis: e.REDIS_URL ? { url: e.REDIS_URL, prefix: e.REDIS_PREFIX } : null,
     speechEnabled: e.STT,
     speech: {
       http: e.STT_URL

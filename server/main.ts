@@ -22,6 +22,7 @@ import { createStoryboardEdits } from "./services/storyboard-edits";
 import { createUploads, uploadOwner, type Uploads } from "./http/uploads";
 import { createAccountSelfService } from "./services/account-self-service";
 import { LocalQueue } from "./jobs/local";
+import { BullQueue } from "./jobs/bullmq";
 import { sweepLeftovers } from "./jobs/leftovers";
 import { registerInstance } from "./jobs/instances";
 import { LIBRARY_RECOVERY_MARGIN_MS, recoverLibraryAdds } from "./services/library-recovery";
@@ -50,7 +51,8 @@ export interface Server {
   app: FastifyInstance;
   db: Db;
   config: Config;
-  queue: LocalQueue;
+  /** The jobs table's queue, or BullMQ's in Redis when REDIS_URL is set (issue 19). */
+  queue: LocalQueue | BullQueue;
   /** The tus uploads (their expiry sweep and storage count). */
   uploads: Uploads;
   /** Background music: the songs table's sync with the catalogue and MUSIC_DIR (issue 15). */
@@ -155,7 +157,8 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   });
   const store = localFileStore(config.storeDir);
   const links = fileLinks(secret);
-  const queue = new LocalQueue(db);
+  // Issue 19, scale mode: with REDIS_URL every API and worker process shares one BullMQ queue.
+  const queue = config.redis ? new BullQueue({ url: config.redis.url, prefix: config.redis.prefix }) : new LocalQueue(db);
   const priorityOf = async (userId: number) => ((await accounts.isPaid(userId)) ? PAID_PRIORITY : FREE_PRIORITY);
   const uploads = createUploads({
     directory: config.uploadsDir,
@@ -236,7 +239,8 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   setChildRegistry(childRegistry);
   let recoveryTimer: NodeJS.Timeout | undefined;
   const startRunner = async () => {
-    const swept = await sweepLeftovers({ db, storeDir: config.storeDir, tmpDir, leaseMs: config.jobs.leaseMs });
+    const liveAttempts = queue instanceof BullQueue ? () => queue.liveAttempts() : undefined;
+    const swept = await sweepLeftovers({ db, storeDir: config.storeDir, tmpDir, leaseMs: config.jobs.leaseMs, liveAttempts });
     if (killed || Object.values(swept).some(Boolean)) app.log.info({ killedChildren: killed, ...swept }, "swept what a previous run left");
     // POST /library requests a kill cut short are finished or undone; once more a little later for
     // those that were younger than the margin (a request in flight elsewhere is never touched).
@@ -259,7 +263,8 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
       log: (message, fields) => app.log.info(fields ?? {}, message),
     });
   };
-  if (overrides.startRunner !== false) await startRunner();
+  // RUNNER=off (issue 19): this process serves HTTP only; `npm run worker` processes run the jobs.
+  if (overrides.startRunner !== false && config.jobs.runner) await startRunner();
   // Trials ending and periods renewing (the local gateway's clock; Stripe runs its own).
   const paymentsTimer = setInterval(() => {
     localGateway?.tick().catch((error) => app.log.warn({ error: String(error) }, "payments tick failed"));
@@ -281,7 +286,8 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
       await musicCatalogue.stop();
       instance.release();
       await app.close();
-      await queue.stop();
+      if (queue instanceof BullQueue) await queue.close();
+      else await queue.stop();
       await db.destroy();
     },
   };
@@ -294,6 +300,7 @@ export async function run(config: Config = loadConfig()): Promise<Server> {
   const { log } = server.app;
   log.info(`Cutroom is running at ${config.publicUrl} (data in ${config.dataDir})`);
   if (config.captcha.provider === "off") log.warn("CAPTCHA=off: registration is not protected. Use this only for tests.");
+  if (!config.jobs.runner) log.info("RUNNER=off: this process runs no jobs; `npm run worker` processes take them from the shared queue");
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -1,3 +1,4 @@
+import os from "node:os";
 import { DelayedError, Job, Queue as BullMQueue, UnrecoverableError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import {
@@ -255,6 +256,19 @@ export class BullQueue implements Queue {
     } as JobInfo;
   }
 
+  /** The attempts running in any worker now (BullMQ's active jobs), e.g. so a start-up sweep spares their scratch folders. */
+  async liveAttempts(): Promise<{ id: string; attempt: number }[]> {
+    const active = await this.bull.getActive();
+    const live: { id: string; attempt: number }[] = [];
+    for (const job of active) {
+      const { id, gen } = (job.data ?? {}) as Partial<JobData>;
+      if (typeof id !== "string") continue;
+      const [recGen, releases] = await this.redis.hmget(this.recKey(id), "gen", "releases");
+      if (Number(recGen) === gen) live.push({ id, attempt: (job.attemptsStarted ?? 1) - Number(releases ?? 0) });
+    }
+    return live;
+  }
+
   async cancelGroup(group: string): Promise<number> {
     const ids = await this.redis.smembers(this.groupKey(group));
     let cancelled = 0;
@@ -292,6 +306,8 @@ export class BullQueue implements Queue {
     const worker = new Worker(this.name, (job: Job, token?: string, signal?: AbortSignal) => this.track(this.process(job, token, signal)), {
       connection: this.connection(),
       prefix: this.prefix,
+      // BullMQ records it on each job it takes (processedBy): which process ran what
+      name: `${os.hostname()}#${process.pid}`,
       concurrency: options.concurrency,
       lockDuration: leaseMs,
       // renewed within a third of the lease, as the local adapter does: a busy event loop does not lose it

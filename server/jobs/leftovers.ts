@@ -33,6 +33,11 @@ export interface SweepOptions {
   /** The runner's lease: a file another live runner writes is touched more often than this. */
   leaseMs: number;
   now?: number;
+  /**
+   * The attempts running anywhere right now, when the queue is not the jobs table (issue 19: the BullMQ
+   * adapter's active jobs); default: the jobs table's live leases.
+   */
+  liveAttempts?: () => Promise<{ id: string; attempt: number }[]>;
 }
 
 export interface SweepResult {
@@ -53,15 +58,19 @@ export interface SweepResult {
 export async function sweepLeftovers(options: SweepOptions): Promise<SweepResult> {
   const now = options.now ?? Date.now();
   const nowIso = new Date(now).toISOString();
-  const leases = await options.db
-    .selectFrom("jobs")
-    .select(["id", "attempts", "lease_owner"])
-    .where("status", "=", "running")
-    .where("lease_expires_at", ">=", nowIso)
-    .execute();
-  // a lease of a killed process on this machine has not expired yet, but nobody writes under it any more
-  const liveLeases = leases.filter((j) => !leaseOwnerIsDeadHere(j.lease_owner));
-  const live = new Set(liveLeases.map((j) => `${j.id}\n${j.attempts}`));
+  let live: Set<string>;
+  if (options.liveAttempts) live = new Set((await options.liveAttempts()).map((j) => `${j.id}\n${j.attempt}`));
+  else {
+    const leases = await options.db
+      .selectFrom("jobs")
+      .select(["id", "attempts", "lease_owner"])
+      .where("status", "=", "running")
+      .where("lease_expires_at", ">=", nowIso)
+      .execute();
+    // a lease of a killed process on this machine has not expired yet, but nobody writes under it any more
+    const liveLeases = leases.filter((j) => !leaseOwnerIsDeadHere(j.lease_owner));
+    live = new Set(liveLeases.map((j) => `${j.id}\n${j.attempts}`));
+  }
 
   let scratchDirs = 0;
   for (const entry of await readDir(options.tmpDir)) {
