@@ -24,8 +24,21 @@ export const FaceBox = z.object({
     Height: z.number().min(0).max(1),
   }),
   visibility: bit,
+  /** Issue 17: the detected face (DetectedFace.track) this box stands for; the framing follows it as it moves. Absent: drawn by hand. */
+  track: z.number().int().positive().optional(),
 });
 export type FaceBox = z.infer<typeof FaceBox>;
+
+/** Issue 17: a face the server found during a scene (SPEC §2 face selection): where it typically is, and its picture. */
+export const DetectedFace = z.object({
+  track: z.number().int().positive(),
+  BoundingBox: FaceBox.shape.BoundingBox,
+  /** Share of the scene's samples it was seen on (0…1). */
+  presence: z.number().min(0).max(1),
+  /** A signed link to the face cut from its frame, or null when it has none. */
+  thumbnail: z.string().nullable(),
+});
+export type DetectedFace = z.infer<typeof DetectedFace>;
 
 /** The scene an overlay shows over its main scene: a piece of another (or the same) media file. */
 export const OverScene = z.object({
@@ -68,6 +81,8 @@ export const Scene = z.object({
   punch_in_status: bit,
   crop: z.boolean(),
   selected_faces: z.array(FaceBox),
+  /** Issue 17: the faces found in the scene, most prominent first (empty until found, or for stills and sounds). */
+  faces: z.array(DetectedFace).optional(),
   overscene: OverScene.nullable(),
   overscene_type: OverlayType.nullable(),
   overscene_fade: bit,

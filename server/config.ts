@@ -147,6 +147,12 @@ const EnvSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   /** Tests only: where the Stripe SDK connects instead of api.stripe.com (e.g. http://127.0.0.1:4010). */
   STRIPE_API_URL: z.string().url().optional(),
+  /** Issue 17: faces found in videos (the pipeline's faces step) for the faces dialog and the framing; off: framing centres. */
+  FACE_DETECTION: flag.default(true),
+  /** Samples a second of video the face detector looks at. */
+  FACE_SAMPLES_PER_SECOND: z.coerce.number().min(0.5).max(10).default(2),
+  /** Threads the face detector uses (default: the CPU count, at most 2). */
+  FACE_WORKERS: z.coerce.number().int().min(1).max(4).optional(),
   VAPID_SUBJECT: z
     .string()
     .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, "must be a mailto: address or an https: URL")
@@ -255,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
             chunkBytes: e.YOUTUBE_CHUNK_BYTES,
           }
         : null,
+    faces: { enabled: e.FACE_DETECTION, fps: e.FACE_SAMPLES_PER_SECOND, ...(e.FACE_WORKERS ? { workers: e.FACE_WORKERS } : {}) },
     music: {
       catalogueDir: path.resolve(e.MUSIC_CATALOGUE_DIR ?? path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "music")),
       musicDir: e.MUSIC_DIR ? path.resolve(e.MUSIC_DIR) : null,

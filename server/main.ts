@@ -230,7 +230,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   const enqueueSubtitles = async (project: { id: number; user_id: number }) => {
     await queue.enqueue("transcribe", { projectId: project.id }, { priority: (await priorityOf(project.user_id)) - 1, group: projectGroup(project.id), owner: String(project.user_id) });
   };
-  const pipeline = createPipeline({ db, store, log: app.log, onRenderDone: push.notifyRender, tmpDir, speech, enqueueSubtitles, music: config.music });
+  const pipeline = createPipeline({ db, store, log: app.log, onRenderDone: push.notifyRender, tmpDir, speech, enqueueSubtitles, music: config.music, faces: config.faces });
   // Issue 12 items 4 and 9: what a killed predecessor left (its ffmpeg children, half-written
   // outputs, render scratch folders) goes before this runner claims any job.
   const childRegistry = path.join(config.dataDir, "run", "children");

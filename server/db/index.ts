@@ -25,6 +25,7 @@ import * as m0024 from "./migrations/0024_payments";
 import * as m0025 from "./migrations/0025_account_tokens";
 import * as m0026 from "./migrations/0026_checkout";
 import * as m0027 from "./migrations/0027_licences";
+import * as m0028 from "./migrations/0028_media_faces";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   "0025_account_tokens": m0025,
   "0026_checkout": m0026,
   "0027_licences": m0027,
+  "0028_media_faces": m0028,
 };
 
 export type Db = Kysely<Database>;

@@ -101,6 +101,16 @@ export interface Database {
   account_tokens: AccountTokensTable;
   checkout_sessions: CheckoutSessionsTable;
   licences: LicencesTable;
+  media_faces: MediaFacesTable;
+}
+
+/** Migration 0028 (issue 17): the faces followed across a video's samples (JSON tracks, jobs/steps/faces.ts) and their pictures. */
+export interface MediaFacesTable {
+  media_file_id: number;
+  sample_fps: number;
+  tracks: string;
+  thumbs: Generated<string>;
+  created_at: string;
 }
 
 /** Issue 16 (migration 0027): deals-marketplace licence codes, kept as hashes. */

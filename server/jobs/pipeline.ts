@@ -13,6 +13,7 @@ import { proxyStep } from "./steps/proxy";
 import { thumbnailsStep } from "./steps/thumbnails";
 import { speechAnalysisStep } from "./steps/speech-analysis";
 import { waveformStep } from "./steps/waveform";
+import { facesStep } from "./steps/faces";
 import { mediaFilesStep } from "./steps/media-files";
 import { transcribeStep, createTranscribeStep } from "./steps/transcribe";
 import { storyboardStep } from "./steps/storyboard";
@@ -30,8 +31,11 @@ export type PipelineDeps = StepDeps;
  * job resumed after a crash goes on at the first step not done, and progress is shared out by their weights.
  */
 
-/** A media file: probe → proxy (the raw preview) → thumbnails → speech analysis → waveform (trim and split dialogs). */
-export const MEDIA_STEPS: readonly Step<MediaState>[] = checkSteps([probeStep, proxyStep, thumbnailsStep, speechAnalysisStep, waveformStep], ["media.storage_key"]);
+/**
+ * A media file: probe → proxy (the raw preview) → thumbnails → speech analysis → waveform (trim and split dialogs)
+ * → faces (issue 17: what the framing follows, so the first preview render already does).
+ */
+export const MEDIA_STEPS: readonly Step<MediaState>[] = checkSteps([probeStep, proxyStep, thumbnailsStep, speechAnalysisStep, waveformStep, facesStep], ["media.storage_key"]);
 
 /**
  * A new project, up to Preview Ready: its files, the first storyboard (with the lines of words a file already

@@ -6,7 +6,8 @@ import type { MediaRow } from "../db/media";
 import type { ProjectRow } from "../db/projects";
 import { overlaysOf, visibleScenes, type SceneRow } from "../db/scenes";
 import { footageVolume } from "../domain/audio";
-import { aspectRatio, punchIns, sceneFraming } from "../domain/framing";
+import { aspectRatio, punchIns, sceneFraming, type Rect } from "../domain/framing";
+import { expand, facesOfRange, followFaces, type CropKey, type FaceTrack } from "../domain/faces";
 import { renderOrder } from "../domain/sequence";
 import { probe, type MediaInfo, type MediaKind } from "../media/probe";
 import type { EditSegment, OverlayClip } from "../media/render";
@@ -20,8 +21,8 @@ export interface RenderEdit {
   /** Some scene zoomed in by automatic punch-in (for the Highlights). */
   autoPunchIn: boolean;
   outputSeconds: number;
-  /** Issue 15: each segment's scene (type and music level), for the music bed. */
-  scenes: { id: number; type: string; musicType: string }[];
+  /** Issue 15: each segment's scene (type and music level), for the music bed; issue 17: whether it zoomed in. */
+  scenes: { id: number; type: string; musicType: string; zoomed: boolean }[];
 }
 
 /** A scene's source file, as the render reads it. */
@@ -29,6 +30,8 @@ export interface SourceFile {
   file: string;
   kind: MediaKind;
   info: MediaInfo;
+  /** Issue 17: the faces found in the file (media_faces), which the framing follows. */
+  faces?: { fps: number; tracks: FaceTrack[] };
 }
 
 export type RenderSettings = Pick<ProjectSettings, "mute_videos" | "autopunchin" | "autocrop" | "aspect">;
@@ -67,17 +70,15 @@ export function buildRenderEdit(
     !!settings.autopunchin,
   );
   const segments = shown.map(({ scene, source }, i): EditSegment => {
-    const crop =
-      source.info.width && source.info.height && source.kind !== "audio"
-        ? sceneFraming({ width: source.info.width, height: source.info.height, faces: facesOf(scene), aspect, crop: !!settings.autocrop || !!scene.crop, zoom: !!zoomed[i] })
-        : undefined;
+    const framing = source.info.width && source.info.height && source.kind !== "audio" ? followedFraming(scene, source, aspect, !!settings.autocrop || !!scene.crop, !!zoomed[i]) : undefined;
     return {
       file: source.file,
       kind: source.kind,
       start: scene.trim_start,
       end: scene.trim_end,
       volume: footageVolume(scene.media_audio, settings.mute_videos),
-      ...(crop ? { crop } : {}),
+      ...(framing?.crop ? { crop: framing.crop } : {}),
+      ...(framing?.path ? { cropPath: framing.path } : {}),
     };
   });
   const overlays = shown.flatMap(({ scene }, i): OverlayClip[] => {
@@ -109,8 +110,43 @@ export function buildRenderEdit(
     aspect,
     autoPunchIn: shown.some(({ scene }, i) => zoomed[i] && scene.punch_in === 1),
     outputSeconds: segments.reduce((sum, s) => sum + Math.max(0, s.end - s.start), 0),
-    scenes: shown.map(({ scene }) => ({ id: scene.id, type: scene.type, musicType: scene.music_type })),
+    scenes: shown.map(({ scene }, i) => ({ id: scene.id, type: scene.type, musicType: scene.music_type, zoomed: !!zoomed[i] })),
   };
+}
+
+/**
+ * Issue 17: a scene's window (aspect crop and punch-in) and, for a video whose faces were found, its path over the
+ * scene: it follows the chosen faces (a picked face follows its track; a box drawn by hand stays put), or the
+ * largest face found when none is chosen, and keeps still while they stay inside it (domain/faces.ts followFaces).
+ */
+export function followedFraming(scene: SceneRow, source: SourceFile, aspect: number | null, crop: boolean, zoom: boolean): { crop?: Rect; path?: CropKey[] } {
+  const selected = facesOf(scene);
+  const shown = selected.filter((f) => f.visibility === 1);
+  const tracks = source.faces?.tracks ?? [];
+  const byId = new Map(tracks.map((t) => [t.id, t]));
+  let chosenTracks = shown.flatMap((f) => (f.track !== undefined && byId.has(f.track) ? [byId.get(f.track)!] : []));
+  const drawn = shown.filter((f) => f.track === undefined || !byId.has(f.track));
+  // No face chosen (none shown at all): the largest face seen during the scene.
+  if (shown.length === 0 && source.faces) {
+    const largest = facesOfRange(tracks, source.faces.fps, scene.trim_start, scene.trim_end)[0];
+    if (largest) chosenTracks = [byId.get(largest.track)!];
+  }
+  const { width, height } = source.info;
+  const still = sceneFraming({ width: width!, height: height!, faces: drawn.length || !chosenTracks.length ? drawn : [], aspect, crop, zoom });
+  if (!still || chosenTracks.length === 0 || source.info.kind !== "video" || !source.faces) return { crop: still };
+  const path = followFaces({
+    size: { w: still.w, h: still.h },
+    within: { x: 0, y: 0, w: 1, h: 1 },
+    tracks: chosenTracks,
+    boxes: drawn.map((f) => ({ x: f.BoundingBox.Left, y: f.BoundingBox.Top, w: f.BoundingBox.Width, h: f.BoundingBox.Height })),
+    from: scene.trim_start,
+    to: scene.trim_end,
+    sampleFps: source.faces.fps,
+  });
+  if (!path || path.length === 0) return { crop: still };
+  const first = path[0]!;
+  const rect = { x: first.x, y: first.y, w: still.w, h: still.h };
+  return path.length > 1 ? { crop: rect, path } : { crop: rect };
 }
 
 /**
@@ -136,11 +172,14 @@ export async function loadRenderEdit(db: Db, store: FileStore, project: ProjectR
   const media = ids.length
     ? await db.selectFrom("media_files").select(["id", "kind", "storage_key", "container", "duration_seconds"]).where("id", "in", ids).where("user_id", "=", project.user_id).execute()
     : [];
+  const faceRows = media.length ? await db.selectFrom("media_faces").selectAll().where("media_file_id", "in", media.map((m) => m.id)).execute() : [];
+  const facesById = new Map(faceRows.map((f) => [f.media_file_id, { fps: f.sample_fps, tracks: expand(f.tracks) }]));
   const files = new Map<number, SourceFile>();
   await Promise.all(
     media.map(async (m) => {
       const file = store.pathOf(m.storage_key);
-      files.set(m.id, { file, kind: m.kind, info: await storedMediaInfo(file, m, options) });
+      const faces = facesById.get(m.id);
+      files.set(m.id, { file, kind: m.kind, info: await storedMediaInfo(file, m, options), ...(faces ? { faces } : {}) });
     }),
   );
   const edit = buildRenderEdit(mainScenes, overlayRows, files, settings);

@@ -4,6 +4,7 @@ import { overlayChains, overlayInput } from "./overlays";
 import { watermarkChains, watermarkInput } from "./watermark";
 import { assFilter } from "./burned-subtitles";
 import { RENDER_DEFAULTS, type AudioVisual, type PlannedSegment, type RenderPlan } from "./render-plan";
+import { pathExpression } from "../domain/faces";
 
 export interface RenderGraph {
   inputs: FfmpegInput[];
@@ -252,7 +253,10 @@ function framing(segment: PlannedSegment, plan: RenderPlan): string {
   const { width: w, height: h } = plan;
   // Scaling to the same size and padding by nothing change no pixel but cost a copy of every frame.
   if (segment.native && !segment.crop) return "setsar=1,format=yuv420p";
-  const crop = segment.crop ? `crop=w=iw*${ratio(segment.crop.w)}:h=ih*${ratio(segment.crop.h)}:x=iw*${ratio(segment.crop.x)}:y=ih*${ratio(segment.crop.y)},` : "";
+  // Issue 17: a window that follows faces moves with the frame's time (a flat sum of ramps), its size fixed.
+  const x = segment.crop && segment.cropPath ? `'${pathExpression(segment.cropPath, "x", "iw")}'` : segment.crop ? `iw*${ratio(segment.crop.x)}` : "";
+  const y = segment.crop && segment.cropPath ? `'${pathExpression(segment.cropPath, "y", "ih")}'` : segment.crop ? `ih*${ratio(segment.crop.y)}` : "";
+  const crop = segment.crop ? `crop=w=iw*${ratio(segment.crop.w)}:h=ih*${ratio(segment.crop.h)}:x=${x}:y=${y},` : "";
   if (segment.fill) return `${crop}scale=${w}:${h},setsar=1,format=yuv420p`;
   return `${crop}scale=${w}:${h}:force_original_aspect_ratio=decrease:force_divisible_by=2,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2:color=black,setsar=1,format=yuv420p`;
 }

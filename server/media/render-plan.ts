@@ -1,4 +1,5 @@
 import { outputSize, sameAspect, type Rect } from "../domain/framing";
+import type { CropKey } from "../domain/faces";
 import type { MediaInfo, MediaKind } from "./probe";
 
 /** One piece of the edit list: [start, end) of a file, in seconds. For an image, end − start is how long it shows. */
@@ -11,6 +12,8 @@ export interface EditSegment {
   volume?: number;
   /** The part of the picture to show, in fractions of the source frame (punch-in, crop to aspect); whole when absent. */
   crop?: Rect;
+  /** Issue 17: where `crop` (its size kept) moves over the segment to follow faces; s from the segment's start. */
+  cropPath?: CropKey[];
 }
 
 /** SPEC §9 Overlay types. */
@@ -74,6 +77,7 @@ export interface PlannedSegment {
   tailSamples: number;
   volume: number;
   crop?: Rect;
+  cropPath?: CropKey[];
   /** The (cropped) picture already has the canvas's aspect: scale it to the canvas rather than letterbox it. */
   fill: boolean;
   /** The whole picture is already the canvas's size: nothing to scale or pad (issue 13: no filter that does nothing). */
@@ -158,6 +162,7 @@ export function planRender(
       tailSamples: 0,
       volume: Math.max(0, segment.volume ?? 1),
       crop,
+      ...(crop && segment.cropPath && segment.cropPath.length > 1 ? { cropPath: segment.cropPath } : {}),
       fill: fillsCanvas(info, crop, canvasSize),
       native: kind === "video" && !crop && info.width === canvasSize.width && info.height === canvasSize.height,
     });

@@ -3,7 +3,8 @@ import type { Db } from "../db";
 import { findProject } from "../db/projects";
 import { mainScenes, markNeedsRender, rawOffsetsOf, renumberScenes, type SceneRow } from "../db/scenes";
 import { checkLines, cutRange, mergeNext, overlayOptions, reorder, splitByLine, splitByPosition, trim, type OverlayOptions, type RuleResult, type SceneTimes, type TextLine } from "../../api/storyboard";
-import type { OverScene, Scene, SceneUpdateBody } from "../../api/scenes";
+import type { DetectedFace, OverScene, Scene, SceneUpdateBody } from "../../api/scenes";
+import { expand, facesOfRange, type FaceTrack } from "../domain/faces";
 import type { FileLinks } from "./file-links";
 import type { ProjectWords } from "../../api/subtitles";
 import { storedTranscript } from "../jobs/transcribe";
@@ -36,6 +37,13 @@ const optionsOf = (row: SceneRow): OverlayOptions => ({
 });
 /** A main scene without an overlay. */
 export const NO_OVERLAY: OverlayOptions = { overscene_type: null, overscene_fade: 0, overscene_overflow: 0, overscene_bg: 0 };
+
+/** A file's faces (media_faces), parsed. */
+interface MediaFaces {
+  fps: number;
+  tracks: FaceTrack[];
+  thumbs: Record<string, string>;
+}
 
 /** An overlay row with what its preview link needs of its media file. */
 type OverlayRow = SceneRow & { proxy_key: string | null; media_kind: string | null; media_thumbnail_key: string | null };
@@ -76,7 +84,26 @@ export function createScenes(deps: { db: Db; links: FileLinks }) {
     };
   }
 
-  function toScene(row: SceneRow, offsets: Map<number, number>, overlay?: OverlayRow): Scene {
+  /** Issue 17: the faces found in the files of these scenes (one query), by media id. */
+  async function mediaFaces(rows: readonly SceneRow[]): Promise<Map<number, MediaFaces>> {
+    const ids = [...new Set(rows.map((r) => r.media_file_id).filter((id): id is number => id !== null))];
+    if (ids.length === 0) return new Map();
+    const found = await db.selectFrom("media_faces").selectAll().where("media_file_id", "in", ids).execute();
+    return new Map(found.map((f) => [f.media_file_id, { fps: f.sample_fps, tracks: expand(f.tracks), thumbs: JSON.parse(f.thumbs) as Record<string, string> }]));
+  }
+
+  /** The faces seen during a scene's kept part, most prominent first. */
+  function facesOf(row: SceneRow, faces: MediaFaces | undefined): DetectedFace[] {
+    if (!faces) return [];
+    return facesOfRange(faces.tracks, faces.fps, row.trim_start, row.trim_end).map((f) => ({
+      track: f.track,
+      BoundingBox: { Left: f.box.x, Top: f.box.y, Width: f.box.w, Height: f.box.h },
+      presence: Math.round(f.presence * 100) / 100,
+      thumbnail: faces.thumbs[f.track] ? deps.links.url(faces.thumbs[f.track]!) : null,
+    }));
+  }
+
+  function toScene(row: SceneRow, offsets: Map<number, number>, overlay?: OverlayRow, faces?: MediaFaces): Scene {
     const offset = row.media_file_id === null ? undefined : offsets.get(row.media_file_id);
     return {
       id: row.id,
@@ -103,6 +130,7 @@ export function createScenes(deps: { db: Db; links: FileLinks }) {
       punch_in_status: bit(row.punch_in_status),
       crop: row.crop === 1,
       selected_faces: JSON.parse(row.selected_faces) as Scene["selected_faces"],
+      faces: facesOf(row, faces),
       overscene: overlay ? toOverScene(overlay) : null,
       ...(optionsOf(row) as Pick<Scene, "overscene_type" | "overscene_fade" | "overscene_overflow" | "overscene_bg">),
     };
@@ -113,7 +141,8 @@ export function createScenes(deps: { db: Db; links: FileLinks }) {
     if (rows.length === 0) return [];
     const offsets = await rawOffsetsOf(db, projectId);
     const overlays = await overlayRows(projectId, rows.length > 250 ? undefined : rows.map((r) => r.id));
-    return rows.map((r) => toScene(r, offsets, overlays.get(r.id)));
+    const faces = await mediaFaces(rows);
+    return rows.map((r) => toScene(r, offsets, overlays.get(r.id), r.media_file_id === null ? undefined : faces.get(r.media_file_id)));
   }
   const present = async (row: SceneRow) => (await presentMany(row.project_id, [row]))[0]!;
   const presentAll = async (rows: SceneRow[]) => ({ scenes: rows[0] ? await presentMany(rows[0].project_id, rows) : [] });

@@ -47,6 +47,16 @@ export const renderStep: Step<ProjectState> = {
   },
 };
 
+/** punch_in_status of the rendered scenes: 1 where the render zoomed in, 0 where it did not (no updated_at: not an edit). */
+async function recordPunchIns(deps: StepDeps, projectId: number, scenes: readonly { id: number; zoomed: boolean }[]) {
+  for (const status of [0, 1] as const) {
+    const ids = scenes.filter((s) => s.zoomed === (status === 1)).map((s) => s.id);
+    for (let i = 0; i < ids.length; i += 500) {
+      await deps.db.updateTable("scenes").set({ punch_in_status: status }).where("project_id", "=", projectId).where("id", "in", ids.slice(i, i + 500)).where("punch_in_status", "!=", status).execute();
+    }
+  }
+}
+
 /** How many of a scene's text lines (JSON) play inside its trim. */
 function linesWithin(text: string, trimStart: number, trimEnd: number): number {
   try {
@@ -111,6 +121,8 @@ export async function renderProject(deps: StepDeps, project: ProjectRow, ctx: Jo
     throw new PermanentJobError(`project ${project.id} was deleted while it rendered`);
   }
   if (subtitleLines.length > 0) await writeTrack(store.pathOf(trackKeyOf(key)), subtitleLines);
+  // Issue 17 (SPEC §3 punch_in_status): which scenes this render zoomed in on.
+  await recordPunchIns(deps, project.id, edit.scenes);
   const previous = project.export_key;
   const done = await updateProject(db, project.id, {
     export_key: key,

@@ -39,6 +39,8 @@ export interface StepDeps {
   enqueueSubtitles?: (project: ProjectRow) => Promise<void>;
   /** Issue 15: where songs' files are (db/songs.ts songFilePath); absent: the repository's music/ and no MUSIC_DIR. */
   music?: { catalogueDir: string; musicDir: string | null };
+  /** Issue 17: face detection (FACE_DETECTION, FACE_SAMPLES_PER_SECOND, FACE_WORKERS); absent: on, at the defaults. */
+  faces?: { enabled: boolean; fps?: number; workers?: number };
 }
 
 /**
