@@ -177,9 +177,9 @@ export function createRecordingStreams(db: CutroomDb, token: () => Promise<strin
 
   return {
     /** A new recording: its row now, its server upload as soon as the first bytes come. */
-    async beginRecording(meta: { name: string; mime: string; mode: RecordingMode }): Promise<string> {
-      const id = crypto.randomUUID();
-      const row: RecordingRow = { id, ...meta, status: "recording", bytes: 0, durationSeconds: 0, uploadedBytes: 0, uploaded: false, createdAt: Date.now() };
+    async beginRecording(meta: { id?: string; name: string; mime: string; mode: RecordingMode }): Promise<string> {
+      const id = meta.id ?? crypto.randomUUID();
+      const row: RecordingRow = { ...meta, id, status: "recording", bytes: 0, durationSeconds: 0, uploadedBytes: 0, uploaded: false, createdAt: Date.now() };
       await db.recordings.put(row);
       return id;
     },

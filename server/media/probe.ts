@@ -55,6 +55,8 @@ export const MAX_STREAMS = 256;
 const DURATION_AGREES = (header: number) => Math.max(1, header * 0.05);
 /** How long measuring a length by reading every packet may take. */
 const MEASURE_TIMEOUT_MS = 10 * 60 * 1000;
+/** A file whose header gives no length is measured up to this long when no limit is asked for. */
+const HEADERLESS_MEASURE_SECONDS = 24 * 3600;
 const OUT_TIME = /^out_time_us=(\d+)$/gm;
 const MICROSECONDS = 1_000_000;
 
@@ -108,7 +110,9 @@ export async function probe(file: string, options: ProbeOptions = {}): Promise<M
   const [output, size] = await Promise.all([readProbe(file, options), stat(file)]);
   const container = containerOf(file, output);
   const timed = (output.streams ?? []).some((s) => s.codec_type === "audio" || (s.codec_type === "video" && !IMAGE_CODECS.has(s.codec_name ?? "")));
-  const upTo = options.measureUpTo;
+  // A browser's recording (MediaRecorder's WebM, issue 17) has no length in its header: it is measured from the packets.
+  const headerless = timed && !(mediaDuration(output, output.streams ?? []) > 0);
+  const upTo = options.measureUpTo ?? (headerless ? HEADERLESS_MEASURE_SECONDS : undefined);
   const measured = options.measuredSeconds ?? (upTo !== undefined && timed ? await demuxedDuration(file, container, upTo, options) : undefined);
   const info = mediaInfoFromProbe(file, output, size.size, measured);
   // Packets go on to the end of the measure: the file is at least that long, whatever its header says.

@@ -1,15 +1,19 @@
 import { Plural, Trans, useLingui } from "@lingui/react/macro";
-import { useEffect, useRef } from "react";
+import { useLiveQuery } from "dexie-react-hooks";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { DropZone, FileTrigger, isFileDropItem, type DropZoneProps } from "react-aria-components";
-import type { UploadRole, UploadRow } from "../../db";
+import { db, type UploadRole, type UploadRow } from "../../db";
 import { UPLOAD_ACCEPT } from "../../lib/constants";
 import { formatDuration, formatSize } from "../../lib/format";
-import { Button } from "../../ui/Button";
+import { Button, Spinner } from "../../ui/Button";
 import { worker } from "../../worker";
 import { activeUploads, useQuotas } from "./hooks";
 import { Limits } from "./Limits";
 import { UploadItem } from "./UploadItem";
 import { useAddFiles } from "./useAddFiles";
+
+/** Issue 17: the recorder (camera, screen, both) loads only when asked for, never with the first page. */
+const Recorder = lazy(() => import("./recorder/Recorder"));
 
 type DropEvent = Parameters<NonNullable<DropZoneProps["onDrop"]>>[0];
 
@@ -30,6 +34,10 @@ export function UploadScreen({ uploads, languageChosen, onLanguageChosen, showMi
   const quotas = useQuotas();
   const { add, adding } = useAddFiles();
   const input = useRef<HTMLInputElement>(null);
+  const [recorderOpen, setRecorderOpen] = useState(false);
+  // A recording a closed or crashed tab left behind opens the recorder, to keep or discard it.
+  const leftBehind = useLiveQuery(() => db.recordings.count(), []) ?? 0;
+  const showRecorder = recorderOpen || leftBehind > 0;
   useEffect(() => {
     void worker.refreshQuotas();
     // Library names count for the double-file check.
@@ -75,6 +83,18 @@ export function UploadScreen({ uploads, languageChosen, onLanguageChosen, showMi
         </FileTrigger>
         <Limits quotas={quotas} />
       </DropZone>
+
+      <div className="upload-record">
+        {showRecorder ? (
+          <Suspense fallback={<Spinner label={t`Loading the recorder…`} />}>
+            <Recorder onClose={() => setRecorderOpen(false)} />
+          </Suspense>
+        ) : (
+          <Button variant="secondary" onPress={() => setRecorderOpen(true)}>
+            <Trans>Record with camera or screen</Trans>
+          </Button>
+        )}
+      </div>
 
       {uploads.length > 0 && (
         <ul className="upload-list" aria-label={t`Files to upload`}>

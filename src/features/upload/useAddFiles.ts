@@ -26,8 +26,12 @@ export function useAddFiles() {
   const { i18n } = useLingui();
   const [adding, setAdding] = useState(false);
 
-  async function add(files: readonly File[]) {
-    if (files.length === 0) return;
+  /**
+   * Answers how many files joined the list. A kept recording (issue 17) comes with its length, measured while
+   * recording (a recorder's WebM has none in its header), and its id, so the list carries on its server upload.
+   */
+  async function add(files: readonly File[], recording?: { durationSeconds: number; recordingId: string }): Promise<number> {
+    if (files.length === 0) return 0;
     setAdding(true);
     try {
       const supported: { file: File; kind: MediaKind }[] = [];
@@ -42,7 +46,7 @@ export function useAddFiles() {
           kind,
           name: file.name,
           size: file.size,
-          durationSeconds: kind === "image" ? 0 : await readDuration(file, kind),
+          durationSeconds: kind === "image" ? 0 : recording ? recording.durationSeconds : await readDuration(file, kind),
         })),
       );
       const [listed, library, quotasRow] = await Promise.all([db.uploads.toArray(), db.media.toArray(), db.meta.get("quotas")]);
@@ -64,9 +68,11 @@ export function useAddFiles() {
             durationSeconds,
             locale: kind === "image" ? null : spokenLanguageFor(i18n.locale),
             role: "main" as const,
+            ...(recording ? { recordingId: recording.recordingId } : {}),
           })),
         );
       }
+      return accepted.length;
     } finally {
       setAdding(false);
     }
