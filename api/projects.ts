@@ -153,6 +153,8 @@ export const CreateProjectBody = z.object({
   outro_seconds: z.number().min(0).max(60).default(0),
   intro_mode: IntroOutroMode.default(""),
   outro_mode: IntroOutroMode.default(""),
+  /** SPEC §3 wizard wording, §6: who may watch the project's share page; the video-site export starts from it too. */
+  privacy: Privacy.default("private"),
   // A file is in a project once (issue 12 item 10: a repeated id broke a UNIQUE constraint).
   media: z
     .array(z.number().int())

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { route } from "./route";
 import { CaptchaChallenge, PublicConfig } from "./config";
+import { HomeFeed } from "./home";
+import { TrackBody, Tracked } from "./analytics";
 import { Locale } from "./locales";
 import { TimelineFile, TimelineQuery } from "./timelines";
 import { Waveform } from "./subtitles";
@@ -36,6 +38,8 @@ import {
 /** The contract: every JSON call of the API, by name. Server and sync worker are both built from it. */
 export const routes = {
   "config.get": route({ method: "GET", path: "/config", auth: "none", summary: "Public set-up of this server", response: PublicConfig }),
+  "home.feed": route({ method: "GET", path: "/home/feed", auth: "user", summary: "Home's tips and updates in the user's language (null: the app's own)", response: HomeFeed }),
+  "analytics.track": route({ method: "POST", path: "/analytics/events", auth: "none", summary: "One product event (SPEC §7), passed to the self-hosted sink when one is configured", body: TrackBody, response: Tracked, status: 202, mutation: false }),
   "captcha.challenge": route({ method: "GET", path: "/captcha/challenge", auth: "none", summary: "A proof-of-work challenge for registration", response: CaptchaChallenge }),
 
   "user.register": route({ method: "POST", path: "/register", auth: "none", summary: "Create an account", body: RegisterBody, response: RegisterResponse, status: 201 }),

@@ -55,6 +55,14 @@ const EnvSchema = z.object({
   AI_PRODUCT_URL: hideableUrl("https://ai.cutroom.app/"),
   /** The quick-tips video on home; empty: hidden. */
   TIPS_VIDEO_URL: hideableUrl("https://cdn.cutroom.app/tips/quick-tips.mp4"),
+  /** Issue 17: home's tips and updates from a JSON file path or an http(s) URL the server reads; unset: the entries shipped with the app. */
+  HOME_FEED: z.string().trim().min(1).optional(),
+  /** How often a HOME_FEED URL or file is read again. */
+  HOME_FEED_REFRESH_MINUTES: z.coerce.number().min(0.05).max(24 * 60).default(15),
+  /** Issue 17 analytics (SPEC §7): a self-hosted Plausible-compatible server (its base URL; events go to /api/event); unset: no analytics. */
+  ANALYTICS_URL: z.string().url().optional(),
+  /** The site name events are recorded under in ANALYTICS_URL; default: PUBLIC_URL's host name. */
+  ANALYTICS_DOMAIN: z.string().trim().min(1).max(253).optional(),
   SUNSET_REDIRECT_URL: z.string().url().optional(),
   BETA_HOST: flag.default(false),
   STATIC_DIR: z.string().default("./dist"),
@@ -248,6 +256,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     sunsetRedirectUrl: e.SUNSET_REDIRECT_URL ?? null,
     betaHost: e.BETA_HOST,
+    homeFeed: e.HOME_FEED ? { source: /^https?:\/\//i.test(e.HOME_FEED) ? e.HOME_FEED : path.resolve(e.HOME_FEED), refreshMs: Math.round(e.HOME_FEED_REFRESH_MINUTES * 60_000) } : null,
+    analytics: e.ANALYTICS_URL
+      ? { url: e.ANALYTICS_URL.replace(/\/$/, ""), domain: e.ANALYTICS_DOMAIN ?? new URL(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).hostname }
+      : null,
     youtube:
       e.YOUTUBE_CLIENT_ID && e.YOUTUBE_CLIENT_SECRET
         ? {

@@ -10,6 +10,8 @@ import { loadServerI18n } from "./notify/i18n";
 import { outboxMailer, smtpMailer, type Mailer } from "./notify/mail";
 import { loadVapidKeys, outboxPushSender, webPushSender, type PushLog } from "./notify/push";
 import { createPush } from "./services/push";
+import { createRenderMail } from "./services/render-mail";
+import type { ProjectRow } from "./db/projects";
 import { createAccounts } from "./services/accounts";
 import { altchaProvider, noCaptcha, recaptchaProvider, type CaptchaProvider } from "./services/captcha";
 import { fileLinks } from "./services/file-links";
@@ -230,7 +232,10 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   const enqueueSubtitles = async (project: { id: number; user_id: number }) => {
     await queue.enqueue("transcribe", { projectId: project.id }, { priority: (await priorityOf(project.user_id)) - 1, group: projectGroup(project.id), owner: String(project.user_id) });
   };
-  const pipeline = createPipeline({ db, store, log: app.log, onRenderDone: push.notifyRender, tmpDir, speech, enqueueSubtitles, music: config.music, faces: config.faces });
+  // A finished render tells its owner by push and by e-mail (SPEC §3 render_notifications; each never throws).
+  const renderMail = createRenderMail({ db, mailer: lateMailer, i18n, publicUrl: config.publicUrl, log: { warn: (fields, message) => app.log.warn(fields, message) } });
+  const onRenderDone = async (project: ProjectRow, ok: boolean) => void (await Promise.all([push.notifyRender(project, ok), renderMail.notifyRender(project, ok)]));
+  const pipeline = createPipeline({ db, store, log: app.log, onRenderDone, tmpDir, speech, enqueueSubtitles, music: config.music, faces: config.faces });
   // Issue 12 items 4 and 9: what a killed predecessor left (its ffmpeg children, half-written
   // outputs, render scratch folders) goes before this runner claims any job.
   const childRegistry = path.join(config.dataDir, "run", "children");

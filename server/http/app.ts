@@ -34,6 +34,7 @@ import { clientErrorHandler, frameworkErrors, registerNoStore } from "./protocol
 import { registerStaticApp } from "./static";
 import { publicRoutes } from "./resources/public";
 import { userRoutes } from "./resources/user";
+import { homeRoutes } from "./resources/home";
 import { pushRoutes } from "./resources/push";
 import { eventRoutes } from "./resources/events";
 import { PROGRESS_EVENTS_PATH } from "../../api/progress";
@@ -215,6 +216,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } },
       });
       userRoutes(api, hooks, deps.accounts);
+      homeRoutes(api, hooks, deps);
       publicRoutes(api, hooks, deps);
       libraryRoutes(api, hooks, deps.library);
       projectRoutes(api, hooks, deps.projects, deps.edits);

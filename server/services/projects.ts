@@ -205,6 +205,7 @@ export function createProjects(deps: ProjectsDeps) {
           name: body.name,
           title: body.title ?? null,
           locale: body.locale,
+          privacy: body.privacy,
           type: "project",
           status: "new",
           failure: null,
@@ -277,6 +278,12 @@ export function createProjects(deps: ProjectsDeps) {
         throw new DomainError("validation_failed", "No such song", { bgm_id: "invalid" });
       }
       const settings = applySettingsRules({ ...settingsOf(row), ...changes });
+      // The project's footage volume (Options) moves the scenes that follow it — those still at its old level — as
+      // the music level does; a scene given its own level keeps it (issue 17 audit: it changed no render before).
+      const footageFrom = settingsOf(row).mediaAudio;
+      if (changes.mediaAudio && changes.mediaAudio !== footageFrom) {
+        await db.updateTable("scenes").set({ media_audio: changes.mediaAudio }).where("project_id", "=", id).where("media_audio", "=", footageFrom).execute();
+      }
       // SPEC §4 Needs-render: any settings change; a pure rename is not one.
       const needsRender = settingsChange ? { needs_render: 1 } : {};
       return toProject(await updateProject(db, id, { settings: JSON.stringify(settings), ...(name ? { name } : {}), ...needsRender }));
@@ -435,7 +442,7 @@ export function createProjects(deps: ProjectsDeps) {
       mustNotBeFinished(row);
       await db.updateTable("scenes").set({ media_audio: "standard", music_type: "bgmstandard" }).where("project_id", "=", id).execute();
       // A scene at "bgmstandard" plays the project's music level (domain/music.ts): it goes back to standard too.
-      return toProject(await updateProject(db, id, { settings: JSON.stringify({ ...settingsOf(row), musicType: "bgmstandard", autoduck: autoduck ? 1 : 0 }), needs_render: 1 }));
+      return toProject(await updateProject(db, id, { settings: JSON.stringify({ ...settingsOf(row), musicType: "bgmstandard", mediaAudio: "standard", autoduck: autoduck ? 1 : 0 }), needs_render: 1 }));
     },
   };
 }

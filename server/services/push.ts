@@ -48,19 +48,27 @@ const decoded = (base64url: string) => Buffer.from(base64url, "base64url");
 export const notificationUrl = (projectId: number, kind: PushKind) =>
   kind === "render_ready" ? `/projects/${projectId}/share` : `/projects/${projectId}/storyboard`;
 
+/** What a finished render tells its owner: a finished preview, a final render, or a failure. */
+export const renderNoticeKind = (project: ProjectRow, ok: boolean): PushKind => (!ok ? "render_failed" : project.final_render ? "render_ready" : "preview_ready");
+
+/**
+ * The owner of a rendered project when they want a render notice (push or e-mail): the account's and the
+ * project's render_notifications are on and the plan includes the feature. Never for a library item.
+ */
+export async function renderNoticeRecipient(db: Db, project: ProjectRow) {
+  if (project.type === "library") return undefined;
+  const settings = JSON.parse(project.settings) as { render_notifications?: number };
+  if ((settings.render_notifications ?? 1) !== 1) return undefined;
+  const user = await findUserById(db, project.user_id);
+  if (!user || user.render_notifications !== 1) return undefined;
+  const plan = (await findPlan(db, user.plan_id)) ?? (await findPlan(db, FREE_PLAN_ID));
+  const features = plan ? (JSON.parse(plan.features) as string[]) : [];
+  return features.includes(RENDER_NOTIFICATIONS_FEATURE) ? user : undefined;
+}
+
 export function createPush(deps: PushDeps) {
   const { db } = deps;
-
-  /** The owner wants it (account and project toggles) and the plan includes it. */
-  async function wantsRenderNotice(project: ProjectRow) {
-    const settings = JSON.parse(project.settings) as { render_notifications?: number };
-    if ((settings.render_notifications ?? 1) !== 1) return undefined;
-    const user = await findUserById(db, project.user_id);
-    if (!user || user.render_notifications !== 1) return undefined;
-    const plan = (await findPlan(db, user.plan_id)) ?? (await findPlan(db, FREE_PLAN_ID));
-    const features = plan ? (JSON.parse(plan.features) as string[]) : [];
-    return features.includes(RENDER_NOTIFICATIONS_FEATURE) ? user : undefined;
-  }
+  const wantsRenderNotice = (project: ProjectRow) => renderNoticeRecipient(db, project);
 
   return {
     async subscribe(userId: number, body: PushSubscribeBody) {
@@ -98,7 +106,7 @@ export function createPush(deps: PushDeps) {
         if (!user) return;
         const subscriptions = await listPushSubscriptions(db, user.id);
         if (!subscriptions.length) return;
-        const kind: PushKind = !ok ? "render_failed" : project.final_render ? "render_ready" : "preview_ready";
+        const kind = renderNoticeKind(project, ok);
         const payload: PushPayload = {
           ...renderNotificationText(deps.i18n(user.locale), kind, project.name),
           url: notificationUrl(project.id, kind),

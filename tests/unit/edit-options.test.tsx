@@ -57,8 +57,8 @@ describe("which options show (SPEC §5 Settings)", () => {
     expect(show({ audio_preprocessor: 1, mute_videos: 0 }).voiceBooster).toBe(true);
     expect(show({ audio_preprocessor: 1, mute_videos: 1 }).voiceBooster).toBe(false);
   });
-  it("shows smooth cuts and auto-cut silences only with export_subtitle on", () => {
-    expect(show({ export_subtitle: 0 }).cutOptions).toBe(false);
+  it("always offers smooth cuts and auto-cut silences: export_subtitle changes no render (issue 17 audit)", () => {
+    expect(show({ export_subtitle: 0 }).cutOptions).toBe(true);
     expect(show({ export_subtitle: 1 }).cutOptions).toBe(true);
   });
   it("shows the subtitle style only with render_subtitle on", () => {
@@ -96,8 +96,6 @@ describe("the Options tab", () => {
     wrap(makeProject());
     expect(toggle("Audio enhancer")).toBeTruthy();
     expect(toggle("Voice booster")).toBeNull();
-    expect(toggle("Smooth cuts")).toBeNull();
-    expect(toggle("Auto-cut silences")).toBeNull();
     expect(toggle("Drop shadow")).toBeNull();
     expect(screen.queryByRole("listbox", { name: "Text colour" })).toBeNull();
     expect(toggle("Music in the intro")).toBeNull();
@@ -167,9 +165,21 @@ describe("the Options tab", () => {
     expect(shown).toContainEqual(["Could not update the settings", "No connection. Check your network and try again."]);
   });
 
-  it("keeps render notifications for plans that have them", () => {
+  it("offers no 'Edit from the transcript' switch, which changed no render (issue 17 audit)", () => {
+    wrap(makeProject({ export_subtitle: 0 }));
+    expect(toggle("Edit from the transcript")).toBeNull();
+    expect(toggle("Smooth cuts")).not.toBeNull();
+    expect(toggle("Auto-cut silences")).not.toBeNull();
+  });
+
+  it("shows render notifications only to users whose plan has them (SPEC §6)", () => {
     user.current = { features: [] };
+    const { unmount } = wrap(makeProject());
+    expect(toggle("Render notifications")).toBeNull();
+    expect(screen.queryByRole("group", { name: "Notifications" })).toBeNull();
+    unmount();
+    user.current = { features: ["render_notifications"] };
     wrap(makeProject());
-    expect((toggle("Render notifications") as HTMLInputElement).disabled).toBe(true);
+    expect(toggle("Render notifications")).not.toBeNull();
   });
 });

@@ -53,6 +53,13 @@ export function RegisterView({ referral, clickid }: { referral: string | null; c
   useEffect(() => () => clearTimeout(redirectTimer.current), []);
 
   const set = <K extends keyof Form>(key: K) => (value: Form[K]) => setForm((f) => ({ ...f, [key]: value }));
+  // SPEC §5 pre-sign-up wording: once a confirmation field has been left, it says at once when it does not match.
+  const [left, setLeft] = useState({ confirm_email: false, password_confirmation: false });
+  const leave = (key: keyof typeof left) => () => setLeft((l) => (l[key] ? l : { ...l, [key]: true }));
+  const emailsDiffer = left.confirm_email && form.confirm_email !== "" && form.confirm_email.trim().toLowerCase() !== form.email.trim().toLowerCase();
+  const passwordsDiffer = left.password_confirmation && form.password_confirmation !== "" && form.password_confirmation !== form.password;
+  const confirmEmailError = fields.errors.confirm_email ?? (emailsDiffer ? t`Emails do not match` : undefined);
+  const confirmPasswordError = fields.errors.password_confirmation ?? (passwordsDiffer ? t`Passwords do not match` : undefined);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -76,8 +83,8 @@ export function RegisterView({ referral, clickid }: { referral: string | null; c
         title: t`User created successfully`,
         description: `${t`Check your mailbox: we sent you a link to confirm your e-mail address.`} ${t`Redirecting to login`}`,
       });
-      track("sign_up", { method: "email", referral: referral ?? undefined });
-      track("conversion", { type: "registration", clickid: clickid ?? undefined });
+      track("Sign Up", { method: "email", referred: !!referral });
+      track("Registration Conversion");
       redirectTimer.current = setTimeout(() => void navigate({ to: "/login" }), REGISTER_REDIRECT_MS);
       return;
     }
@@ -103,9 +110,9 @@ export function RegisterView({ referral, clickid }: { referral: string | null; c
             <TextField label={t`First name`} name="first_name" autoComplete="given-name" value={form.first_name} onChange={set("first_name")} errorMessage={fields.errors.first_name} />
             <TextField label={t`Last name`} name="last_name" autoComplete="family-name" value={form.last_name} onChange={set("last_name")} errorMessage={fields.errors.last_name} />
             <TextField label={t`Email`} name="email" type="email" autoComplete="email" value={form.email} onChange={set("email")} errorMessage={fields.errors.email} />
-            <TextField label={t`Confirm email`} name="confirm_email" type="email" autoComplete="email" value={form.confirm_email} onChange={set("confirm_email")} errorMessage={fields.errors.confirm_email} />
+            <TextField label={t`Confirm email`} name="confirm_email" type="email" autoComplete="email" value={form.confirm_email} onChange={set("confirm_email")} onBlur={leave("confirm_email")} errorMessage={confirmEmailError} />
             <TextField label={t`Password`} name="password" type="password" autoComplete="new-password" value={form.password} onChange={set("password")} errorMessage={fields.errors.password} />
-            <TextField label={t`Confirm password`} name="password_confirmation" type="password" autoComplete="new-password" value={form.password_confirmation} onChange={set("password_confirmation")} errorMessage={fields.errors.password_confirmation} />
+            <TextField label={t`Confirm password`} name="password_confirmation" type="password" autoComplete="new-password" value={form.password_confirmation} onChange={set("password_confirmation")} onBlur={leave("password_confirmation")} errorMessage={confirmPasswordError} />
             <Select<Locale>
               label={t`Language`}
               name="locale"

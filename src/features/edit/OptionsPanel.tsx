@@ -108,9 +108,7 @@ export function OptionsPanel({ project }: { project: Project }) {
         <legend>
           <Trans>Editing</Trans>
         </legend>
-        <Switch {...toggle("export_subtitle")} description={t`Uses what is said to place the cuts`}>
-          <Trans>Edit from the transcript</Trans>
-        </Switch>
+        {/* Issue 17 audit: export_subtitle ("Edit from the transcript") changed no render, so it is not offered (README "Controls"). */}
         {show.cutOptions && (
           <>
             <Switch {...toggle("autocutsilences")} description={t`Removes silences and adds jump cuts; applies when the storyboard is recreated`}>
@@ -204,20 +202,17 @@ export function OptionsPanel({ project }: { project: Project }) {
         </Switch>
       </fieldset>
 
-      <fieldset className="form-section">
-        <legend>
-          <Trans>Notifications</Trans>
-        </legend>
-        <Switch
-          {...toggle("render_notifications")}
-          // Without the plan feature no email goes out, whatever the project says.
-          isSelected={notificationsAllowed && project.render_notifications === 1}
-          isDisabled={!notificationsAllowed || locked}
-          description={notificationsAllowed ? t`An email when this project's render is ready` : t`Available on paid plans`}
-        >
-          <Trans>Render notifications</Trans>
-        </Switch>
-      </fieldset>
+      {/* SPEC §6: the render-notification switch appears only for users whose plan has the feature. */}
+      {notificationsAllowed && (
+        <fieldset className="form-section">
+          <legend>
+            <Trans>Notifications</Trans>
+          </legend>
+          <Switch {...toggle("render_notifications")} description={t`An email when this project's render is ready`}>
+            <Trans>Render notifications</Trans>
+          </Switch>
+        </fieldset>
+      )}
     </div>
   );
 }

@@ -45,7 +45,8 @@ export interface OptionsVisibility {
 export function optionsVisibility(s: OptionsValues): OptionsVisibility {
   return {
     voiceBooster: !!s.audio_preprocessor && !s.mute_videos,
-    cutOptions: !!s.export_subtitle,
+    // The cut options change the storyboard and the render on their own (issue 17 audit): always offered.
+    cutOptions: true,
     subtitleStyle: !!s.render_subtitle,
     shadowColour: !!s.render_subtitle && s.font.dropshadow === 1,
     introOutroMusic: !!s.autobgm,

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
 import { useLiveQuery } from "dexie-react-hooks";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useConfig, useCurrentUser } from "../../app/hooks";
 import { usePolling } from "../../app/usePolling";
 import { db } from "../../db";
@@ -12,12 +12,14 @@ import { Tips } from "./Tips";
 
 /** Home (SPEC §2): the latest project, refreshed every 60 s, or a welcome for a new user; then tips. */
 export function HomeView() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const user = useCurrentUser();
   const latest = useLiveQuery(async () => (await db.projects.reverse().filter((p) => !p.deleted_at).first()) ?? null, [], undefined);
   const listedBefore = useLiveQuery(async () => !!(await db.meta.get("projects")), [], undefined);
   const [checked, setChecked] = useState(false);
   usePolling(() => worker.refreshProjects(1).finally(() => setChecked(true)));
+  // The operator's tips feed (issue 17), in the interface language.
+  useEffect(() => void worker.refreshHomeFeed(), [i18n.locale]);
 
   return (
     <div className="home">
@@ -25,7 +27,10 @@ export function HomeView() {
         <Trans>Welcome to Cutroom, {user?.first_name}!</Trans>
       </h1>
       {latest ? (
-        <LatestProject project={latest} />
+        <>
+          <LatestProject project={latest} />
+          <NewVersionNotice />
+        </>
       ) : latest === null && (listedBefore || checked) ? (
         <Welcome />
       ) : (
@@ -55,7 +60,7 @@ function Welcome() {
         </Link>
       </div>
       {config?.links.newAiApp && (
-        <p className="muted">
+        <p className="muted new-version-notice">
           <Trans>New projects are created in our newer AI version.</Trans>
         </p>
       )}
@@ -65,5 +70,27 @@ function Welcome() {
         </a>
       )}
     </div>
+  );
+}
+
+/**
+ * SPEC §1 home notice, for users who already have projects: new projects are made in the newer AI version, and the
+ * projects here stay as they are. Hidden when the operator leaves NEW_AI_URL empty.
+ */
+function NewVersionNotice() {
+  const { t } = useLingui();
+  const config = useConfig();
+  if (!config?.links.newAiApp) return null;
+  return (
+    <aside className="card new-version-notice" aria-label={t`Newer AI version`}>
+      <p>
+        <Trans>New projects are created in our newer AI version. Your projects here stay available to open, edit and export.</Trans>
+      </p>
+      {config.links.aiProduct && (
+        <a className="btn btn-secondary" href={config.links.aiProduct} target="_blank" rel="noopener noreferrer">
+          <Trans>Open the AI editor</Trans>
+        </a>
+      )}
+    </aside>
   );
 }

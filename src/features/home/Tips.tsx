@@ -1,7 +1,9 @@
 import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useEffect, useRef, useState } from "react";
+import { useLiveQuery } from "dexie-react-hooks";
 import { useConfig } from "../../app/hooks";
+import { db } from "../../db";
 import { Player } from "../../ui/Player";
 import { HOME_POSTS, type HomePost } from "./posts";
 
@@ -39,9 +41,31 @@ function useVideoState(src: string | null | undefined) {
   return { ref, state };
 }
 
+/** A post as Home shows it, in the interface language. */
+interface ShownPost {
+  id: string;
+  kind: HomePost["kind"];
+  title: string;
+  body: string;
+  url: string | null;
+}
+
+/**
+ * The operator's feed (HOME_FEED, read by the server) when it gave entries in this language; otherwise the posts
+ * shipped with the app, translated with the rest of it.
+ */
+function usePosts(): ShownPost[] {
+  const { i18n } = useLingui();
+  const feed = useLiveQuery(() => db.meta.get("homeFeed"), []);
+  const entries = feed?.key === "homeFeed" && feed.value.locale === i18n.locale ? feed.value.entries : null;
+  if (entries) return entries;
+  return HOME_POSTS.map((post) => ({ id: post.id, kind: post.kind, title: i18n._(post.title), body: i18n._(post.body), url: null }));
+}
+
 /** The quick-tips video (when the operator set one and it loads) and the tips & updates posts. */
 export function Tips() {
   const { t, i18n } = useLingui();
+  const posts = usePosts();
   const config = useConfig();
   const src = config?.links.tipsVideo;
   const video = useVideoState(src);
@@ -61,11 +85,17 @@ export function Tips() {
           </div>
         )}
         <ul className="posts" aria-label={t`Tips and updates`}>
-          {HOME_POSTS.map((post: HomePost) => (
+          {posts.map((post) => (
             <li key={post.id} className="card post">
               <span className={`post-kind post-kind-${post.kind}`}>{i18n._(KIND_LABELS[post.kind])}</span>
-              <h3>{i18n._(post.title)}</h3>
-              <p>{i18n._(post.body)}</p>
+              <h3>{post.title}</h3>
+              <p>{post.body}</p>
+              {post.url && (
+                <a href={post.url} target="_blank" rel="noopener noreferrer">
+                  <Trans>Read more</Trans>
+                  <span className="visually-hidden">: {post.title}</span>
+                </a>
+              )}
             </li>
           ))}
         </ul>

@@ -85,7 +85,7 @@ export function LifetimeBuyView({ tier: requested }: { tier: string | undefined 
   }, [readyUrl]);
 
   const buy = (choice: LifetimeTier) => {
-    track("lifetime-deal buy-now clicked", { tier: choice });
+    track("Lifetime Deal Buy Now Clicked", { tier: choice });
     if (choice === tier) setAttempt((n) => n + 1);
     else void navigate({ to: "/ltd/buy/{-$tier}", params: { tier: choice } });
   };

@@ -17,7 +17,7 @@ export function PreviewView({ projectId }: { projectId: number }) {
     if (result.ok && isReady(result.data)) await worker.refreshHighlights(projectId);
   });
   const highlights = useLiveQuery(async () => (await db.highlights.get(projectId)) ?? null, [projectId]);
-  useEffect(() => track("Project Preview Opened", { project: projectId }), [projectId]);
+  useEffect(() => track("Project Preview Opened"), [projectId]);
 
   if (!project) return <ProjectNotLoaded project={project} refresh={refresh} />;
 

@@ -41,7 +41,9 @@ export function VideoSiteExport({ project }: { project: Project }) {
   // Prefilled with the export form's video name and description.
   const [title, setTitle] = useState((project.video_name || project.name).slice(0, VIDEO_SITE_TITLE_MAX));
   const [description, setDescription] = useState(project.description ?? "");
-  const [privacy, setPrivacy] = useState<VideoSitePrivacy | null>(null);
+  // Until chosen here, the project's privacy (chosen in the wizard or on the share panel, SPEC §3).
+  const [privacyInput, setPrivacy] = useState<VideoSitePrivacy | null>(null);
+  const privacy = privacyInput ?? project.privacy ?? null;
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [pending, setPending] = useState<"export" | "connect" | "disconnect" | null>(null);
   // The consent window (closed once connected where the browser still lets the app reach it: Google's origin

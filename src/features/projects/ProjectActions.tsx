@@ -27,7 +27,7 @@ export function ProjectActions({ project, state }: { project: Project; state: Pr
       title={t`Delete “${name}”?`}
       confirmLabel={t`Delete project`}
       onConfirm={() => {
-        track("project deleting started", { project: project.id });
+        track("Project Deleting Started");
         return run(() => worker.deleteProject(project.id), t`Could not delete the project`);
       }}
     >
@@ -47,7 +47,7 @@ export function ProjectActions({ project, state }: { project: Project; state: Pr
           confirmLabel={t`Cancel from queue`}
           cancelLabel={t`Keep in queue`}
           onConfirm={() => {
-            track("project unqueue started", { project: project.id });
+            track("Project Unqueue Started");
             return run(() => worker.dequeueProject(project.id), t`Could not cancel from the queue`);
           }}
         >

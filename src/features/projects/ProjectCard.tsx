@@ -32,7 +32,7 @@ export function ProjectCard({ project }: { project: Project }) {
         <div className="project-card-open">{heading}</div>
       ) : (
         // Opening: Render Ready → share, no raw export → preview, otherwise edit.
-        <OpenProjectLink project={project} className="project-card-open" onClick={() => track("project opened", { project: project.id })}>
+        <OpenProjectLink project={project} className="project-card-open" onClick={() => track("Project Opened")}>
           {heading}
         </OpenProjectLink>
       )}

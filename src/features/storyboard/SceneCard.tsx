@@ -7,7 +7,7 @@ import { Checkbox } from "../../ui/Checkbox";
 import { Icon } from "./icons";
 import { sceneLength } from "./model";
 import { SceneMenu, type SceneAction } from "./SceneMenu";
-import { OVERLAY_POSITIONS } from "./tools/OverlayDialog";
+import { hasOverlay, OverlayPicture, OverlayStrip } from "./OverlayLayer";
 
 export type StoryboardMode = "view" | "drag" | "select";
 
@@ -38,10 +38,10 @@ export interface SceneCardProps {
  */
 export const SceneCard = memo(function SceneCard(props: SceneCardProps) {
   const { scene, mode, readOnly, selected, pending, canPlay, onAction, onSelectChange, textEditor } = props;
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const number = scene.order;
-  const position = scene.overscene ? OVERLAY_POSITIONS.find((p) => p.id === scene.overscene_type) : undefined;
-  const overlayLabel = !scene.overscene ? "" : position ? i18n._(position.label) : t`Overlay`;
+  // SPEC §2 Scene card: a scene with an overscene shows as the overlay-scene variant.
+  const overlay = hasOverlay(scene) ? scene : null;
   const removed = scene.visibility === 0;
   const notUpdated = !removed && !scene.thumbnail;
   const firstLines = scene.text.slice(0, 2).map((line) => line.text);
@@ -49,7 +49,8 @@ export const SceneCard = memo(function SceneCard(props: SceneCardProps) {
   return (
     <article
       className="scene-card"
-      aria-label={t`Scene ${number}`}
+      aria-label={overlay ? t`Scene ${number} with an overlay` : t`Scene ${number}`}
+      data-variant={overlay ? "overlay" : undefined}
       data-mode={mode}
       data-removed={removed || undefined}
       data-selected={selected || undefined}
@@ -79,17 +80,7 @@ export const SceneCard = memo(function SceneCard(props: SceneCardProps) {
           </span>
           {formatDuration(sceneLength(scene))}
         </span>
-        {scene.overscene && (
-          <span className="scene-overlay-mark" title={overlayLabel}>
-            {scene.overscene.thumbnail ? <img src={scene.overscene.thumbnail} alt="" loading="lazy" decoding="async" draggable={false} /> : <Icon name="layers" />}
-            <span>
-              <span className="visually-hidden">
-                <Trans>Overlay:</Trans>{" "}
-              </span>
-              {overlayLabel}
-            </span>
-          </span>
-        )}
+        {overlay && <OverlayPicture scene={overlay} />}
         {mode === "drag" && (
           <span className="scene-grip" aria-hidden="true">
             <Icon name="grip" />
@@ -121,6 +112,8 @@ export const SceneCard = memo(function SceneCard(props: SceneCardProps) {
           {firstLines.length > 0 ? firstLines.join(" · ") : <span className="muted">{t`No text`}</span>}
         </p>
       )}
+
+      {overlay && <OverlayStrip scene={overlay} readOnly={readOnly || mode === "select"} onAction={onAction} />}
 
       <div className="scene-actions">
         {mode === "select" && (

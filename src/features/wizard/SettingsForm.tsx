@@ -2,13 +2,13 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import type { FormEvent, ReactNode } from "react";
 import { MEDIA_LANGUAGES, type MediaLanguage } from "../../../api/locales";
 import { PROJECT_NAME_MAX } from "../../../api/limits";
-import { INTRO_OUTRO_MAX_SECONDS, PROJECT_TITLE_MAX } from "../../lib/constants";
 import { MEDIA_LANGUAGE_NAMES } from "../../lib/languages";
-import { NumberField } from "../../ui/NumberField";
 import { RadioGroup } from "../../ui/RadioGroup";
 import { Select } from "../../ui/Select";
 import { Switch } from "../../ui/Switch";
 import { TextField } from "../../ui/TextField";
+import type { Privacy } from "../../../api/share";
+import { PRIVACY_OPTIONS } from "../share/privacy";
 import { withStyle, type AudioType, type ProjectStyle, type WizardSettings } from "./settings";
 
 export interface SettingsFormProps {
@@ -52,15 +52,7 @@ export function SettingsForm({ value, onChange, errors, isDisabled, onSubmit, ch
             isDisabled={isDisabled}
             errorMessage={errors.name}
           />
-          <TextField
-            label={t`Title shown in the intro (optional)`}
-            name="title"
-            value={value.title}
-            onChange={set("title")}
-            maxLength={PROJECT_TITLE_MAX}
-            isDisabled={isDisabled}
-            errorMessage={errors.title}
-          />
+          {/* Issue 17 audit: no render shows an intro title yet, so the field is not offered (README "Controls"). */}
           <Select<MediaLanguage>
             label={t`Spoken language`}
             name="locale"
@@ -117,45 +109,21 @@ export function SettingsForm({ value, onChange, errors, isDisabled, onSubmit, ch
         </Switch>
       </fieldset>
 
-      <fieldset className="form-section" disabled={isDisabled}>
-        <legend>
-          <Trans>Intro and outro</Trans>
-        </legend>
-        <div className="form-grid">
-          <div className="intro-outro">
-            <NumberField
-              label={t`Intro length in seconds`}
-              minValue={0}
-              maxValue={INTRO_OUTRO_MAX_SECONDS}
-              value={value.introSeconds}
-              onChange={(v) => set("introSeconds")(Number.isFinite(v) ? v : 0)}
-              isDisabled={isDisabled}
-              errorMessage={errors.intro_seconds}
-            />
-            {value.automaticMusic && (
-              <Switch isSelected={value.introMusic} onChange={set("introMusic")} isDisabled={isDisabled}>
-                <Trans>Music in the intro</Trans>
-              </Switch>
-            )}
-          </div>
-          <div className="intro-outro">
-            <NumberField
-              label={t`Outro length in seconds`}
-              minValue={0}
-              maxValue={INTRO_OUTRO_MAX_SECONDS}
-              value={value.outroSeconds}
-              onChange={(v) => set("outroSeconds")(Number.isFinite(v) ? v : 0)}
-              isDisabled={isDisabled}
-              errorMessage={errors.outro_seconds}
-            />
-            {value.automaticMusic && (
-              <Switch isSelected={value.outroMusic} onChange={set("outroMusic")} isDisabled={isDisabled}>
-                <Trans>Music in the outro</Trans>
-              </Switch>
-            )}
-          </div>
-        </div>
-      </fieldset>
+      {/* Issue 17 audit: the intro and outro are the files marked so in step 1; their music is the one choice that
+          changes the render (no render trims them to a length, so no length fields). */}
+      {value.automaticMusic && (
+        <fieldset className="form-section" disabled={isDisabled}>
+          <legend>
+            <Trans>Intro and outro</Trans>
+          </legend>
+          <Switch isSelected={value.introMusic} onChange={set("introMusic")} isDisabled={isDisabled}>
+            <Trans>Music in the intro</Trans>
+          </Switch>
+          <Switch isSelected={value.outroMusic} onChange={set("outroMusic")} isDisabled={isDisabled}>
+            <Trans>Music in the outro</Trans>
+          </Switch>
+        </fieldset>
+      )}
 
       <fieldset className="form-section" disabled={isDisabled}>
         <legend>
@@ -174,6 +142,22 @@ export function SettingsForm({ value, onChange, errors, isDisabled, onSubmit, ch
             <Trans>Voice booster</Trans>
           </Switch>
         )}
+      </fieldset>
+
+      <fieldset className="form-section" disabled={isDisabled}>
+        <legend>
+          <Trans>Sharing</Trans>
+        </legend>
+        <RadioGroup<Privacy>
+          label={t`Who can watch the finished video`}
+          name="privacy"
+          value={value.privacy}
+          onChange={set("privacy")}
+          options={PRIVACY_OPTIONS.map((o) => ({ id: o.id, label: i18n._(o.label), description: i18n._(o.description) }))}
+        />
+        <p className="field-description">
+          <Trans>The share page and the video-site export start from this choice; you can change it when you share.</Trans>
+        </p>
       </fieldset>
       {children}
     </form>

@@ -13,7 +13,7 @@ import { ConfigureStep } from "./ConfigureStep";
 import { clearWizard, loadWizard, saveWizard } from "./savedSettings";
 import { DEFAULT_WIZARD_SETTINGS, errorsAfterEdit, settingsTouched, validateSettings, type WizardSettings } from "./settings";
 import { useLeaveGuard } from "./useLeaveGuard";
-import { useDraftOutcome, useRefusedUploadToasts, useResumeWhenOnline, useWaitingDraft } from "./useWizardEffects";
+import { useDraftOutcome, useRefusedUploadToasts, useResumeWhenOnline, useUploadedToasts, useWaitingDraft } from "./useWizardEffects";
 import { WizardSteps } from "./WizardSteps";
 
 const withoutExtension = (name: string) => name.replace(/\.[^.]+$/, "");
@@ -62,6 +62,7 @@ export function WizardView() {
     void navigate({ to: "/new", search: { step: 2 }, replace: true });
   });
   useRefusedUploadToasts(uploads);
+  useUploadedToasts(uploads);
   useEffect(() => {
     if (draft?.status === "created") void clearWizard();
   }, [draft?.status]);

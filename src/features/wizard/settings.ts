@@ -1,5 +1,6 @@
 import { fieldErrors, type FieldErrorCode } from "../../../api/errors";
 import type { MediaLanguage } from "../../../api/locales";
+import type { Privacy } from "../../../api/share";
 import { CreateProjectBody } from "../../../api/projects";
 import type { ProjectDraftRow } from "../../db";
 
@@ -22,6 +23,8 @@ export interface WizardSettings {
   outroMusic: boolean;
   noiseCancelling: boolean;
   voiceBooster: boolean;
+  /** SPEC §3: who may watch the share page (and the video-site export's first choice). */
+  privacy: Privacy;
 }
 
 export const DEFAULT_WIZARD_SETTINGS: WizardSettings = {
@@ -40,6 +43,7 @@ export const DEFAULT_WIZARD_SETTINGS: WizardSettings = {
   outroMusic: true,
   noiseCancelling: false,
   voiceBooster: false,
+  privacy: "private",
 };
 
 type DraftSettings = ProjectDraftRow["settings"];
@@ -73,6 +77,7 @@ export function toProjectSettings(form: WizardSettings & { locale: MediaLanguage
     outro_mode: musicMode(form.outroMusic),
     audio_preprocessor: bit(form.noiseCancelling),
     voice_booster: bit(form.noiseCancelling && form.voiceBooster),
+    privacy: form.privacy,
   };
 }
 

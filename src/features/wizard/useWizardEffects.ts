@@ -61,6 +61,26 @@ export function useRefusedUploadToasts(uploads: readonly UploadRow[]) {
   }, [uploads, i18n]);
 }
 
+/**
+ * SPEC §8 'file uploaded': a success toast for each file that finishes uploading while the wizard is open (a file
+ * already uploaded before a reload is not announced again).
+ */
+export function useUploadedToasts(uploads: readonly UploadRow[]) {
+  const { t } = useLingui();
+  const pending = useRef(new Set<string>());
+  useEffect(() => {
+    for (const upload of uploads) {
+      const finished = upload.status === "success" || upload.status === "completed";
+      if (!finished) {
+        if (upload.status === "selected" || upload.status === "uploading") pending.current.add(upload.id);
+        continue;
+      }
+      if (!pending.current.delete(upload.id)) continue;
+      toast({ variant: "success", title: t`File uploaded`, description: upload.name });
+    }
+  }, [uploads, t]);
+}
+
 /** Files that stopped for want of a connection carry on when it comes back. */
 export function useResumeWhenOnline(uploads: readonly UploadRow[]) {
   const waiting = useRef<string[]>([]);

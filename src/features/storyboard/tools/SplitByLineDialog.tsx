@@ -7,6 +7,7 @@ import { Button } from "../../../ui/Button";
 import { Dialog } from "../../../ui/Dialog";
 import { RadioGroup } from "../../../ui/RadioGroup";
 import { worker } from "../../../worker";
+import { track } from "../../../lib/analytics";
 import { refusalMessage, useSceneEdit } from "./edit";
 import { RawPreview } from "./RawPreview";
 import { toRawSeconds } from "./time";
@@ -48,7 +49,10 @@ function SplitByLineForm({ scene, project, close }: { scene: Scene; project: Pro
   const options = scene.text.slice(1).map((l, i) => ({ id: String(i + 2), label: t`Before line ${i + 2}`, description: `“${l.text}”` }));
 
   async function split() {
-    if (rule.ok && (await run(() => worker.splitSceneByLine(scene.id, Number(line))))) close();
+    if (rule.ok && (await run(() => worker.splitSceneByLine(scene.id, Number(line))))) {
+      track("Project Scene Split", { split: "line" });
+      close();
+    }
   }
 
   return (

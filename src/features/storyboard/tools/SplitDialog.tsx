@@ -8,6 +8,7 @@ import { Button } from "../../../ui/Button";
 import { Dialog } from "../../../ui/Dialog";
 import { NumberField } from "../../../ui/NumberField";
 import { worker } from "../../../worker";
+import { track } from "../../../lib/analytics";
 import { refusalMessage, useSceneEdit } from "./edit";
 import { RawPreview, type RawPreviewHandle } from "./RawPreview";
 import { formatSeconds, roundTime, TIME_STEP, toRawSeconds } from "./time";
@@ -51,7 +52,10 @@ function SplitForm({ scene, project, close }: { scene: Scene; project: Project; 
   const moved = (_index: number, time: number) => setPosition(roundTime(Math.min(Math.max(time - scene.trim_start, 0), length)));
 
   async function split() {
-    if (rule.ok && (await run(() => worker.splitSceneByPosition(scene.id, position)))) close();
+    if (rule.ok && (await run(() => worker.splitSceneByPosition(scene.id, position)))) {
+      track("Project Scene Split", { split: "position" });
+      close();
+    }
   }
 
   return (
