@@ -42,6 +42,14 @@ export type LibraryCreateBody = z.input<typeof LibraryCreateBody>;
 
 export const LibraryCreateResponse = z.object({ status: z.literal("success"), media_file: MediaFile });
 
+/** POST /signeds3 (SPEC §7, STORAGE=s3): a presigned POST straight to the bucket, for one file of this extension. */
+export const SignedS3Body = z.object({ extension: z.string().trim().regex(/^\.?[A-Za-z0-9]{1,8}$/, { error: "invalid" }) });
+/**
+ * `postEndpoint` takes a multipart/form-data POST of every `signature` field, then the file as `file`;
+ * `signature.key` is then the upload id to add with POST /library (`media_file`).
+ */
+export const SignedS3Response = z.object({ postEndpoint: z.string().url(), signature: z.record(z.string(), z.string()) });
+
 export const LibraryListQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   type: MediaKind.optional(),

@@ -17,6 +17,7 @@ import { CheckoutOffers, CheckoutSession, LtdCheckoutQuery, VideoCheckoutQuery, 
 import { AccountDeleteBody, DataExportLink, EmailChangeBody, ForgotPasswordBody, PasswordChangeBody, PendingEmail, ResetPasswordBody, SessionsRevoked } from "./account";
 import { LicenceRedeemBody, UpgradeLink, UserHash } from "./licences";
 import { CouponCheck, CouponQuery, PaymentMethod, PaymentMethodBody, PaymentMethodId, PaymentMethodList, SetupIntent, SubscriptionInfo, SubscriptionUpdate, SubscriptionUpdateBody } from "./payments";
+import { SignedS3Body, SignedS3Response } from "./media";
 import { LibraryCreateBody, LibraryCreateResponse, LibraryItem, LibraryListQuery, LibraryProjectSearchQuery, LibraryScenesQuery, LibrarySearchQuery, MediaFile, Paginated } from "./media";
 import { CutRangeBody, Scene, SceneId, Scenes, SceneUpdateBody, Storyboard, StoryboardBody, StoryboardQuery, TrimBody } from "./scenes";
 import { CreateProjectBody, CutsBody, CutsResponse, Highlights, ImportBody, OverlayImportBody, Project, ProjectCount, ProjectId, ProjectsQuery, ProjectUpdateBody, RecreateStoryboardBody, RenderBody, ResetVolumesQuery } from "./projects";
@@ -74,6 +75,7 @@ export const routes = {
   "user.resetPassword": route({ method: "POST", path: "/user/password/reset", auth: "none", summary: "Set a new password with a reset link's token; every session is signed out", body: ResetPasswordBody, response: Msg }),
 
   "library.create": route({ method: "POST", path: "/library", auth: "user", summary: "Add a finished upload to the media library", body: LibraryCreateBody, response: LibraryCreateResponse, status: 201 }),
+  "library.signedS3": route({ method: "POST", path: "/signeds3", auth: "user", summary: "A presigned POST to upload one file straight to the bucket (STORAGE=s3; 404 otherwise)", body: SignedS3Body, response: SignedS3Response }),
   "library.list": route({ method: "GET", path: "/library", auth: "user", summary: "The media library, a page at a time", query: LibraryListQuery, response: Paginated(MediaFile) }),
   "library.search": route({ method: "GET", path: "/library/projects/search", auth: "user", summary: "Library items of a tab (videos, audios, images, scenes), searched by name", query: LibrarySearchQuery, response: Paginated(LibraryItem) }),
   "library.scenes": route({ method: "GET", path: "/library/projects/:id/scenes", auth: "user", summary: "The scenes of one library item or project, a page at a time", params: ProjectId, query: LibraryScenesQuery, response: Paginated(Scene) }),

@@ -155,6 +155,20 @@ const EnvSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   /** Tests only: where the Stripe SDK connects instead of api.stripe.com (e.g. http://127.0.0.1:4010). */
   STRIPE_API_URL: z.string().url().optional(),
+  /** Issue 19: where media is kept: `local` (DATA_DIR/store) or `s3` (an S3-compatible bucket, the S3_* settings). */
+  STORAGE: z.enum(["local", "s3"]).default("local"),
+  /** The S3 API's address, e.g. https://s3.eu-west-1.amazonaws.com or http://127.0.0.1:9000 (required with STORAGE=s3). */
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name (3-63 lower-case letters, digits, dots, hyphens)").optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  /** `bucket` in the path instead of the host name (most self-hosted S3-compatible servers need it). */
+  S3_FORCE_PATH_STYLE: flag.default(false),
+  /** The local cache of S3 files that ffmpeg reads (per machine, LRU): at most this many MiB. */
+  S3_CACHE_MB: z.coerce.number().int().min(16).max(10_000_000).default(4096),
+  /** Lifetime of presigned GET (media links) and POST (/signeds3) URLs. */
+  S3_PRESIGN_SECONDS: z.coerce.number().int().min(30).max(7 * 24 * 3600).default(900),
   /** Issue 17: faces found in videos (the pipeline's faces step) for the faces dialog and the framing; off: framing centres. */
   FACE_DETECTION: flag.default(true),
   /** Samples a second of video the face detector looks at. */
@@ -193,6 +207,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     outboxDir: path.join(dataDir, "outbox"),
     storeDir: path.join(dataDir, "store"),
     uploadsDir: path.join(dataDir, "uploads"),
+    /** Issue 19: null keeps media in storeDir; else an S3-compatible bucket (secrets never logged). */
+    s3: s3Config(e, dataDir),
     jobs: { concurrency: e.JOB_CONCURRENCY, leaseMs: e.JOB_LEASE_MS, runner: e.RUNNER === "on" },
     /** The BullMQ queue in Redis when set (never logged: the URL may hold a password). */
     redis: e.REDIS_URL ? { url: e.REDIS_URL, prefix: e.REDIS_PREFIX } : null,
@@ -315,6 +331,24 @@ function promotionConfig(e: { PROMOTION_START?: string; PROMOTION_END?: string; 
     startsAt,
     endsAt,
     coupons: { year: e.PROMOTION_COUPON_ANNUAL?.toUpperCase() ?? null, month: e.PROMOTION_COUPON_MONTHLY?.toUpperCase() ?? null },
+  };
+}
+
+/** STORAGE=s3 needs its endpoint, bucket and both keys; STORAGE=local ignores them. */
+function s3Config(e: z.output<typeof EnvSchema>, dataDir: string) {
+  if (e.STORAGE !== "s3") return null;
+  const missing = (["S3_ENDPOINT", "S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const).filter((name) => !e[name]);
+  if (missing.length) throw new Error(`Invalid configuration: STORAGE=s3 needs ${missing.join(", ")}`);
+  return {
+    endpoint: e.S3_ENDPOINT!,
+    bucket: e.S3_BUCKET!,
+    region: e.S3_REGION,
+    accessKeyId: e.S3_ACCESS_KEY_ID!,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    cacheDir: path.join(dataDir, "s3-cache"),
+    cacheBytes: e.S3_CACHE_MB * 1_048_576,
+    presignSeconds: e.S3_PRESIGN_SECONDS,
   };
 }
 

@@ -37,7 +37,8 @@ import { createTranslateJob } from "./jobs/translate";
 import { createVideoSiteExport } from "./jobs/video-site-export";
 import { createYoutube } from "./services/youtube";
 import { youtubeSealer } from "./services/youtube/cipher";
-import { localFileStore } from "./storage/local";
+import { createFileStore } from "./storage";
+import { s3ClientConfig } from "./storage/s3";
 import { createMusicCatalogue, type MusicCatalogue } from "./music/catalogue";
 import { createMusic } from "./services/music";
 import { createPayments, type Payments } from "./services/payments";
@@ -157,7 +158,9 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     renderRights: (userId) => accounts.renderRights(userId),
     log: { warn: (fields, message) => app.log.warn(fields, message) },
   });
-  const store = localFileStore(config.storeDir);
+  // Issue 19: DATA_DIR/store, or with STORAGE=s3 the bucket (this process's bounded cache under DATA_DIR/s3-cache).
+  const store = createFileStore(config, { warn: (fields, message) => app.log.warn(fields, message) });
+  await store.check?.();
   const links = fileLinks(secret);
   // Issue 19, scale mode: with REDIS_URL every API and worker process shares one BullMQ queue.
   const queue = config.redis ? new BullQueue({ url: config.redis.url, prefix: config.redis.prefix }) : new LocalQueue(db);
@@ -168,6 +171,9 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     quotasFor: (userId) => accounts.quotas(userId),
     expiryMs: config.uploadExpiryMs,
     creationsPerMinute: config.rateLimits.uploads,
+    ...(config.s3 && store.client && store.cache
+      ? { bucket: { clientConfig: s3ClientConfig(config.s3), name: config.s3.bucket, client: store.client, fetch: (key: string) => store.fetch(key), forget: store.cache.forget } }
+      : {}),
   });
   const scenes = createScenes({ db, links });
   const enqueueIngest = async (mediaFileId: number, userId: number) => {

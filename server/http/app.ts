@@ -18,6 +18,7 @@ import type { StoryboardEdits } from "../services/storyboard-edits";
 import { sceneRoutes } from "./resources/scenes";
 import type { FileLinks } from "../services/file-links";
 import type { FileStore } from "../storage/local";
+import { bucketOrigins } from "../storage";
 import { registerUploads, type Uploads } from "./uploads";
 import { fileRoutes } from "./resources/files";
 import { libraryRoutes } from "./resources/library";
@@ -114,6 +115,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Issue 16: with Stripe, Stripe.js loads from js.stripe.com, talks to api.stripe.com and shows its card
   // field and 3-D Secure pages in frames (Stripe's CSP guide); nothing of Stripe is allowed otherwise.
   const stripe = config.payments.gateway.kind === "stripe";
+  // Issue 19: with STORAGE=s3, media and downloads come from the bucket (presigned GETs) and /signeds3 posts to it.
+  const bucket = config.s3 ? bucketOrigins(config.s3) : [];
   const frames = [...(config.captcha.provider === "recaptcha" ? ["https://www.google.com"] : []), ...(stripe ? ["https://js.stripe.com", "https://hooks.stripe.com"] : [])];
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -121,11 +124,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'", ...(config.captcha.provider === "recaptcha" ? ["https://www.google.com", "https://www.gstatic.com"] : []), ...(stripe ? ["https://js.stripe.com"] : [])],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:", "blob:"],
+        imgSrc: ["'self'", "data:", "blob:", ...bucket],
         // The quick-tips video may live on a CDN.
-        mediaSrc: ["'self'", "blob:", ...(config.links.tipsVideo ? [new URL(config.links.tipsVideo).origin] : [])],
+        mediaSrc: ["'self'", "blob:", ...(config.links.tipsVideo ? [new URL(config.links.tipsVideo).origin] : []), ...bucket],
         workerSrc: ["'self'", "blob:"],
-        connectSrc: ["'self'", ...(stripe ? ["https://api.stripe.com"] : [])],
+        connectSrc: ["'self'", ...(stripe ? ["https://api.stripe.com"] : []), ...bucket],
         frameSrc: frames.length ? frames : ["'none'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],

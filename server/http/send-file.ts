@@ -1,6 +1,7 @@
 import type { FastifyReply } from "fastify";
 import type send from "@fastify/send";
 import type { ErrorBody } from "../../api/errors";
+import type { FileStore } from "../storage/local";
 
 export const fileNotFound = { message: "Not found", code: "not_found" } satisfies ErrorBody;
 
@@ -17,4 +18,14 @@ export function replySendError(reply: FastifyReply, result: Extract<SendResult, 
     return reply.status(416).send({ message: "The requested range is outside the file", code: "range_not_satisfiable" } satisfies ErrorBody);
   }
   return reply.status(404).send(fileNotFound);
+}
+
+/**
+ * STORAGE=s3 (issue 19): a file whose app link checked out is fetched from the bucket itself, by a presigned
+ * GET that lives S3_PRESIGN_SECONDS (Range and all); the redirect is never cached. Undefined in local mode.
+ */
+export async function redirectToBucket(reply: FastifyReply, store: Pick<FileStore, "signedGet">, key: string, contentDisposition?: string) {
+  if (!store.signedGet) return undefined;
+  const url = await store.signedGet(key, contentDisposition ? { contentDisposition } : {});
+  return reply.status(302).header("location", url).header("cache-control", "private, no-store").header("referrer-policy", "no-referrer").send();
 }

@@ -5,6 +5,8 @@ import path from "node:path";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Server as TusServer } from "@tus/server";
 import { FileStore as TusFileStore } from "@tus/file-store";
+import { S3Store } from "@tus/s3-store";
+import { DeleteObjectsCommand, ListObjectsV2Command, type S3Client, type S3ClientConfig } from "@aws-sdk/client-s3";
 import { API_BASE } from "../../api/route";
 import { UPLOAD_ID_PATTERN } from "../../api/media";
 import type { ErrorBody, ErrorCode } from "../../api/errors";
@@ -24,7 +26,21 @@ export interface UploadsDeps {
   expiryMs: number;
   /** Upload creations (POST /uploads) one user may make per minute. */
   creationsPerMinute: number;
+  /**
+   * STORAGE=s3 (issue 19): uploads are written to the bucket by `@tus/s3-store` (multipart), each as the object
+   * `<upload id>` with its metadata in `<upload id>.info`; `store` makes a finished one local to probe it.
+   */
+  bucket?: {
+    clientConfig: S3ClientConfig;
+    name: string;
+    client: S3Client;
+    fetch: (key: string) => Promise<string>;
+    forget: (key: string) => Promise<void>;
+  };
 }
+
+/** tus's parts on S3 (5 MiB is S3's least part size). */
+const S3_PART_BYTES = 8 * 1_048_576;
 
 /** An upload id names its owner, so a request for another user's upload can be refused before tus sees it. */
 export const uploadOwner = (uploadId: string): number | undefined => {
@@ -101,10 +117,45 @@ function errorBodyFor(status: number, text: string): { status: number; body: Err
 /** The tus server and its file store; mounted on HTTP by `registerUploads`. */
 export function createUploads(deps: UploadsDeps) {
   mkdirSync(deps.directory, { recursive: true });
-  const datastore = new TusFileStore({ directory: deps.directory, expirationPeriodInMilliseconds: deps.expiryMs });
+  const bucket = deps.bucket;
+  const datastore = bucket
+    ? new S3Store({ partSize: S3_PART_BYTES, expirationPeriodInMilliseconds: deps.expiryMs, s3ClientConfig: { ...bucket.clientConfig, bucket: bucket.name } })
+    : new TusFileStore({ directory: deps.directory, expirationPeriodInMilliseconds: deps.expiryMs });
+
+  /**
+   * S3: the uploads in the bucket's top level, of one owner or all: tus's (an `.info` object beside the bytes) and
+   * presigned POSTs' (/signeds3: the object alone, its size and age its own).
+   */
+  async function bucketUploads(owner?: number): Promise<{ id: string; tus: boolean; size: number; modified: number }[]> {
+    const found = new Map<string, { id: string; tus: boolean; size: number; modified: number }>();
+    let token: string | undefined;
+    do {
+      const page = await bucket!.client.send(new ListObjectsV2Command({ Bucket: bucket!.name, Prefix: owner === undefined ? "" : `${owner}-`, Delimiter: "/", ContinuationToken: token }));
+      for (const o of page.Contents ?? []) {
+        const info = o.Key?.endsWith(".info") ?? false;
+        const id = info ? o.Key!.slice(0, -".info".length) : (o.Key ?? "");
+        if (!isUploadId(id)) continue;
+        const entry = found.get(id) ?? { id, tus: false, size: 0, modified: o.LastModified?.getTime() ?? Date.now() };
+        if (info) entry.tus = true;
+        else entry.size = o.Size ?? 0;
+        found.set(id, entry);
+      }
+      token = page.NextContinuationToken;
+    } while (token);
+    return [...found.values()];
+  }
 
   /** Bytes held by the user's uploads that are not in the library yet (declared lengths), but `except`. */
   async function pendingBytes(userId: number, except?: string): Promise<number> {
+    if (bucket) {
+      let total = 0;
+      for (const { id, tus, size } of await bucketUploads(userId)) {
+        if (id === except) continue;
+        const upload = tus ? await datastore.getUpload(id).catch(() => undefined) : { size, offset: size };
+        total += Number(upload?.size ?? upload?.offset ?? 0) || 0;
+      }
+      return total;
+    }
     const names = await fs.readdir(deps.directory).catch(() => [] as string[]);
     let total = 0;
     for (const name of names) {
@@ -172,6 +223,12 @@ export function createUploads(deps: UploadsDeps) {
   async function remove(uploadId: string) {
     if (!isUploadId(uploadId)) return;
     await datastore.remove(uploadId).catch(() => undefined);
+    if (bucket) {
+      // A presigned POST's object has no tus record for the store to go by.
+      const Objects = [uploadId, `${uploadId}.info`, `${uploadId}.part`].map((Key) => ({ Key }));
+      await bucket.client.send(new DeleteObjectsCommand({ Bucket: bucket.name, Delete: { Objects, Quiet: true } }));
+      await bucket.forget(uploadId);
+    }
     await fs.rm(path.join(deps.directory, uploadId), { force: true });
     await fs.rm(path.join(deps.directory, `${uploadId}.json`), { force: true });
   }
@@ -179,8 +236,18 @@ export function createUploads(deps: UploadsDeps) {
   /** Removes every upload (finished or not) older than the expiry that POST /library has not adopted. */
   async function removeExpired(now = Date.now()): Promise<number> {
     if (deps.expiryMs <= 0) return 0;
-    const names = await fs.readdir(deps.directory).catch(() => [] as string[]);
     let removed = 0;
+    if (bucket) {
+      for (const { id, tus, modified } of await bucketUploads()) {
+        const created = tus ? Date.parse((await datastore.getUpload(id).catch(() => undefined))?.creation_date ?? "") : modified;
+        if (Number.isFinite(created) && now - created > deps.expiryMs) {
+          await remove(id);
+          removed += 1;
+        }
+      }
+      return removed;
+    }
+    const names = await fs.readdir(deps.directory).catch(() => [] as string[]);
     for (const name of names) {
       const id = name.endsWith(".json") ? name.slice(0, -".json".length) : name;
       if (!isUploadId(id)) continue;
@@ -224,11 +291,13 @@ export function createUploads(deps: UploadsDeps) {
     allowance,
     takeCreation,
     removeExpired,
-    /** Where a finished upload's bytes are. */
-    pathOf: (uploadId: string) => {
+    /** Where a finished upload's bytes are on this machine (S3: a copy in the store's cache, gone with `remove`). */
+    async localPath(uploadId: string): Promise<string> {
       if (!isUploadId(uploadId)) throw new DomainError("not_found", "No such upload");
-      return path.join(deps.directory, uploadId);
+      return bucket ? bucket.fetch(uploadId) : path.join(deps.directory, uploadId);
     },
+    /** S3: the finished upload is the bucket's object of this name (adopted by a server-side copy). */
+    bucketKey: (uploadId: string) => (bucket && isUploadId(uploadId) ? uploadId : undefined),
     async info(uploadId: string) {
       if (!isUploadId(uploadId)) return undefined;
       try {

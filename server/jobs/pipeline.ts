@@ -5,6 +5,7 @@ import { UnreadableMediaError } from "../media/probe";
 import { completeLibraryProject, failLibraryMedia, reportLibraryProgress } from "../services/library-projects";
 import { PermanentJobError } from "./queue";
 import type { Handlers, JobContext } from "./types";
+import type { FileStore } from "../storage/local";
 import { checkSteps, runSteps, type Step, type StepDeps } from "./steps/step";
 import type { MediaState } from "./steps/media";
 import { ONCE_STARTED, type ProjectState } from "./steps/project";
@@ -79,7 +80,7 @@ export function createPipeline(deps: PipelineDeps) {
     if (!media) throw new PermanentJobError(`media ${mediaId} is gone`);
     if (media.status === "ready" && media.raw_preview_render) return media;
     const analysis: StoredAnalysis = media.analysis ? JSON.parse(media.analysis) : { speech: [], noiseFloorDb: null, thumbnails: [] };
-    const state: MediaState = { deps, ctx, media, source: store.pathOf(media.storage_key), analysis };
+    const state: MediaState = { deps, ctx, media, source: await store.fetch(media.storage_key, ctx.signal), analysis };
     try {
       await runSteps(MEDIA_STEPS, state, onProgress, ctx.signal);
       await updateMedia(db, media.id, {
@@ -205,5 +206,14 @@ export function createPipeline(deps: PipelineDeps) {
     if (job.type === "render" || job.type === "create-project") await deps.onRenderDone?.(project, false);
   }
 
-  return { handlers, onFailed, ingest: ingestOnce };
+  return { handlers: scopedHandlers(store, handlers), onFailed, ingest: ingestOnce };
+}
+
+/** Each job in its own store scope (issue 19): the S3 cache's copies a job fetched or wrote go when it ends. */
+export function scopedHandlers<H extends Partial<Handlers>>(store: Pick<FileStore, "jobScope">, handlers: H): H {
+  const scoped: Record<string, unknown> = {};
+  for (const [type, handler] of Object.entries(handlers) as [string, (payload: unknown, ctx: JobContext) => Promise<void>][]) {
+    scoped[type] = (payload: unknown, ctx: JobContext) => store.jobScope(() => handler(payload, ctx));
+  }
+  return scoped as H;
 }

@@ -177,7 +177,7 @@ export async function loadRenderEdit(db: Db, store: FileStore, project: ProjectR
   const files = new Map<number, SourceFile>();
   await Promise.all(
     media.map(async (m) => {
-      const file = store.pathOf(m.storage_key);
+      const file = await store.fetch(m.storage_key, options.signal);
       const faces = facesById.get(m.id);
       files.set(m.id, { file, kind: m.kind, info: await storedMediaInfo(file, m, options), ...(faces ? { faces } : {}) });
     }),

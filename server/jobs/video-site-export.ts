@@ -14,7 +14,7 @@ const MAX_RESUMES = 5;
 
 export interface VideoSiteExportDeps {
   db: Db;
-  store: Pick<FileStore, "pathOf">;
+  store: Pick<FileStore, "fetch" | "jobScope">;
   youtube: Youtube;
   sealer: Sealer;
   /** Bytes per PUT: a multiple of 256 KiB (YOUTUBE_CHUNK_BYTES). */
@@ -44,7 +44,7 @@ export function createVideoSiteExport(deps: VideoSiteExportDeps) {
     // Deleted, or already finished by an earlier run: nothing to do.
     if (!project || project.deleted_at || project.youtube_export !== "exporting" || !project.youtube_upload) return;
     if (!project.export_key) return end(projectId, "render_not_ready");
-    const file = deps.store.pathOf(project.export_key);
+    const file = await deps.store.fetch(project.export_key);
     const size = (await fs.stat(file)).size;
     let upload = JSON.parse(sealer.open(project.youtube_upload)) as StoredUpload;
     if (upload.session && (upload.key !== project.export_key || upload.size !== size)) upload = { title: upload.title, description: upload.description, privacy: upload.privacy };
@@ -126,5 +126,6 @@ export function createVideoSiteExport(deps: VideoSiteExportDeps) {
     if (projectId) await end(projectId, "youtube_upload_failed");
   }
 
-  return { handler, onFailed };
+  // In the store's job scope (issue 19): the export's S3 cache copy goes when the job ends.
+  return { handler: (payload: JobPayloads["export-video-site"], ctx: JobContext) => deps.store.jobScope(() => handler(payload, ctx)), onFailed };
 }

@@ -1,4 +1,3 @@
-import fs from "node:fs/promises";
 import type { Db } from "../db";
 import { jobId } from "../jobs/queue";
 import type { FileStore } from "../storage/local";
@@ -10,7 +9,7 @@ export const LIBRARY_RECOVERY_MARGIN_MS = 10_000;
 
 export interface LibraryRecoveryDeps {
   db: Db;
-  store: Pick<FileStore, "pathOf">;
+  store: Pick<FileStore, "list" | "remove">;
   enqueueIngest: (mediaFileId: number, userId: number) => Promise<void>;
 }
 
@@ -38,8 +37,8 @@ export async function recoverLibraryAdds(deps: LibraryRecoveryDeps, olderThanMs:
 
   const pending = await db.selectFrom("media_files").select(["id", "user_id"]).where("storage_key", "=", "pending").where("created_at", "<", before).execute();
   for (const media of pending) {
-    const folder = deps.store.pathOf(mediaFolder(media.user_id, media.id));
-    const source = (await fs.readdir(folder).catch(() => [] as string[])).find((name) => name.startsWith("source.") && !name.includes(".part."));
+    const folder = mediaFolder(media.user_id, media.id);
+    const source = (await deps.store.list(folder)).find((name) => name.startsWith("source.") && !name.includes(".part."));
     if (source) {
       await db.updateTable("media_files").set({ storage_key: `${mediaFolder(media.user_id, media.id)}/${source}` }).where("id", "=", media.id).execute();
       result.keyed += 1;
@@ -56,7 +55,7 @@ export async function recoverLibraryAdds(deps: LibraryRecoveryDeps, olderThanMs:
       await trx.deleteFrom("project_media").where("media_file_id", "=", media.id).execute();
       await trx.deleteFrom("media_files").where("id", "=", media.id).execute();
     });
-    await fs.rm(folder, { recursive: true, force: true });
+    await deps.store.remove(folder);
     result.undone += 1;
   }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { Db } from "../db";
 import { likeAsciiCaseless } from "../db/sql";
@@ -20,8 +21,12 @@ export { LIBRARY_PAGE_SIZE };
 
 export interface LibraryDeps {
   db: Db;
-  store: FileStore;
-  uploads: Pick<Uploads, "info" | "pathOf" | "remove">;
+  store: FileStore & {
+    copy?: (fromKey: string, toKey: string) => Promise<void>;
+    signedPost?: (key: string, maxBytes: number) => Promise<{ url: string; fields: Record<string, string> }>;
+    sizeOf?: (key: string) => Promise<number | undefined>;
+  };
+  uploads: Pick<Uploads, "info" | "localPath" | "bucketKey" | "remove" | "allowance" | "takeCreation">;
   accounts: Pick<Accounts, "quotas" | "mustBeVerified">;
   links: FileLinks;
   /** Scenes are presented exactly as the storyboard presents them. */
@@ -151,6 +156,20 @@ export function createLibrary(deps: LibraryDeps) {
   return {
     toMediaFile,
 
+    /**
+     * POST /signeds3 (SPEC §7, issue 19): a presigned POST for one new upload id of this user, held to what one
+     * more upload may weigh; S3 refuses any other key or a bigger file. POST /library adopts it like a tus upload.
+     */
+    async signedPost(userId: number): Promise<{ postEndpoint: string; signature: Record<string, string> }> {
+      if (!deps.store.signedPost) throw notFound("Direct uploads to storage need STORAGE=s3; upload through /uploads");
+      if (!deps.uploads.takeCreation(userId)) throw new DomainError("rate_limited", "Too many uploads started. Wait a minute and try again.");
+      const allowed = await deps.uploads.allowance(userId);
+      if (allowed.single <= 0) throw new DomainError("file_too_big", "One or more files exceed the single-file size limit");
+      if (allowed.storageLeft <= 0) throw new DomainError("not_enough_storage", "Not enough storage");
+      const post = await deps.store.signedPost(`${userId}-${randomUUID()}`, allowed.max);
+      return { postEndpoint: post.url, signature: post.fields };
+    },
+
     /** POST /library: a finished upload becomes a library file, if its content and the quotas allow. */
     async createFromUpload(userId: number, body: z.output<typeof LibraryCreateBody>): Promise<MediaFile> {
       // Processing waits for a verified address (issue 12 item 15); refused before the upload is touched.
@@ -158,7 +177,9 @@ export function createLibrary(deps: LibraryDeps) {
       const uploadId = body.media_file;
       // Only the exact form tus mints (issue 12 item 3): no path of any other shape reaches the uploads folder.
       if (!isUploadId(uploadId) || uploadOwner(uploadId) !== userId) throw notFound("No such upload");
-      const upload = await deps.uploads.info(uploadId);
+      // A presigned POST's object (/signeds3) has no tus record: its size is the object's.
+      const posted = !(await deps.uploads.info(uploadId)) && deps.uploads.bucketKey(uploadId) && deps.store.sizeOf ? await deps.store.sizeOf(uploadId) : undefined;
+      const upload = posted !== undefined ? { size: posted, offset: posted, metadata: {} as Record<string, string | null> } : await deps.uploads.info(uploadId);
       if (!upload) throw notFound("No such upload");
       if (upload.size === undefined || upload.offset < upload.size) {
         throw new DomainError("upload_incomplete", "The upload has not finished yet");
@@ -167,7 +188,7 @@ export function createLibrary(deps: LibraryDeps) {
         return refuse(uploadId, new DomainError("duplicate_name", "A file with this name is already in your library"));
       }
 
-      const source = deps.uploads.pathOf(uploadId);
+      const source = await deps.uploads.localPath(uploadId);
       // The length is measured from the packets, up to just past the plan's per-file limit (a header can lie).
       const lengthLimitSeconds = (await deps.accounts.quotas(userId)).uploadMaxLengthMinutes * 60;
       let info;
@@ -226,7 +247,10 @@ export function createLibrary(deps: LibraryDeps) {
         deleted_at: null,
       });
       const key = mediaKey(userId, row.id, `source${extension}`);
-      await deps.store.adopt(source, key);
+      // STORAGE=s3 (issue 19): the bucket copies the upload's object; else the file is moved into the store.
+      const inBucket = deps.uploads.bucketKey(uploadId);
+      if (inBucket && deps.store.copy) await deps.store.copy(inBucket, key);
+      else await deps.store.adopt(source, key);
       await deps.uploads.remove(uploadId);
       await db.updateTable("media_files").set({ storage_key: key }).where("id", "=", row.id).execute();
       const media = { ...row, storage_key: key };

@@ -56,7 +56,7 @@ export interface ProjectsDeps {
   /** A library-type project is its file: renaming or deleting it renames or removes the file. */
   library: Pick<Library, "renameItem" | "removeItem">;
   /** A deleted project's renders and previews are removed from it. */
-  store: Pick<FileStore, "remove" | "pathOf" | "exists">;
+  store: Pick<FileStore, "remove" | "pathOf" | "exists" | "commit" | "list">;
   /** What the user has left of the plan: a new project is charged its processing minutes. */
   quotas: (userId: number) => Promise<{ processingMinutes: number }>;
   /** The job runner's slots (JOB_CONCURRENCY), for a queued project's time left; 1 when not told. */

@@ -111,7 +111,7 @@ async function isTranslatedSet(db: Db, projectId: number, locale: string): Promi
  */
 export async function projectSubtitlesFile(
   db: Db,
-  store: Pick<FileStore, "pathOf" | "exists">,
+  store: Pick<FileStore, "pathOf" | "exists" | "commit" | "list" | "remove">,
   project: { id: number; user_id: number },
   format: SubtitlesFormat,
   locale?: string | null,
@@ -131,10 +131,11 @@ export async function projectSubtitlesFile(
   const tmp = `${target}.${randomBytes(4).toString("hex")}.part.${format}`;
   await fs.writeFile(tmp, content, "utf8");
   await fs.rename(tmp, target);
-  const names = await fs.readdir(path.dirname(target)).catch(() => [] as string[]);
+  await store.commit(key);
+  const names = await store.list(folder);
   const pattern = new RegExp(`^subtitles-${tag}[0-9a-f]{16}\\.${format}$`);
   for (const name of names) {
-    if (pattern.test(name) && name !== path.basename(target)) await fs.rm(path.join(path.dirname(target), name), { force: true });
+    if (pattern.test(name) && name !== path.basename(target)) await store.remove(`${folder}/${name}`);
   }
   return key;
 }

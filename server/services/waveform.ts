@@ -58,9 +58,10 @@ export function storedWaveform(store: FileStore, media: MediaRow, signal?: Abort
 }
 
 async function compute(store: FileStore, media: MediaRow, signal?: AbortSignal): Promise<StoredWaveform> {
-  const target = store.pathOf(waveformKey(media));
+  const key = waveformKey(media);
+  const target = store.pathOf(key);
   try {
-    return JSON.parse(await fs.readFile(target, "utf8")) as StoredWaveform;
+    if (store.kind === "local" || (await store.exists(key))) return JSON.parse(await fs.readFile(await store.fetch(key, signal), "utf8")) as StoredWaveform;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
@@ -74,7 +75,7 @@ async function compute(store: FileStore, media: MediaRow, signal?: AbortSignal):
   } else {
     // The proxy is a clean MP4 of known shape; the original only while no proxy exists yet.
     const useProxy = media.proxy_key !== null && (await store.exists(media.proxy_key));
-    const file = store.pathOf(useProxy ? media.proxy_key! : media.storage_key);
+    const file = await store.fetch(useProxy ? media.proxy_key! : media.storage_key, signal);
     const info = await storedMediaInfo(
       file,
       {
@@ -108,6 +109,7 @@ async function compute(store: FileStore, media: MediaRow, signal?: AbortSignal):
   } finally {
     await fs.rm(tmp, { force: true });
   }
+  await store.commit(key);
   return stored;
 }
 

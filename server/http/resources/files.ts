@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import send from "@fastify/send";
 import { z } from "zod";
-import { fileNotFound as notFound, replySendError } from "../send-file";
+import { fileNotFound as notFound, redirectToBucket, replySendError } from "../send-file";
 import { contentDisposition, type FileLinks } from "../../services/file-links";
 import type { FileStore } from "../../storage/local";
 
@@ -26,6 +26,7 @@ export function fileRoutes(app: FastifyInstance, deps: { links: FileLinks; store
     } catch {
       return reply.status(404).send(notFound);
     }
+    if (deps.store.kind === "s3") return redirectToBucket(reply, deps.store, key, download === undefined ? undefined : contentDisposition(download));
     // Relative to the store, so only the key is checked for dotfiles, not where DATA_DIR happens to be.
     const result = await send(request.raw, `/${key}`, {
       root: deps.store.root,

@@ -7,6 +7,7 @@ import { registerRoutes, type RouteHooks } from "../register";
 export function libraryRoutes(app: FastifyInstance, hooks: RouteHooks, library: Library) {
   registerRoutes(app, hooks, {
     "library.create": async ({ body, request }) => ({ status: "success" as const, media_file: await library.createFromUpload(currentUser(request), body) }),
+    "library.signedS3": ({ request }) => library.signedPost(currentUser(request)),
     "library.list": ({ query, request }) => library.list(currentUser(request), query.page, query.type),
     "library.get": ({ params, request }) => library.get(currentUser(request), params.id),
     "library.search": ({ query, request }) => library.search(currentUser(request), query.type, query.query, query.page),

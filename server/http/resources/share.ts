@@ -5,6 +5,7 @@ import type { ErrorBody } from "../../../api/errors";
 import type { Sharing } from "../../services/sharing";
 import type { FileStore } from "../../storage/local";
 import { bearerToken, currentUser } from "../auth";
+import { redirectToBucket } from "../send-file";
 import { registerRoutes, type RouteHooks } from "../register";
 
 const MediaQuery = z.object({ expires: z.coerce.number().int(), signature: z.string().max(200) });
@@ -16,7 +17,7 @@ const NOINDEX = "noindex, nofollow";
 export const maskShareTokens = (url: string) => url.replace(/\/(share|watch)\/([A-Za-z0-9_-]{4})[^/?#]*/g, "/$1/$2…");
 
 /** Share pages (SPEC §6): the owner's calls, the watch page's content and its media. */
-export function shareRoutes(app: FastifyInstance, hooks: RouteHooks, deps: { sharing: Sharing; store: Pick<FileStore, "root" | "pathOf"> }) {
+export function shareRoutes(app: FastifyInstance, hooks: RouteHooks, deps: { sharing: Sharing; store: Pick<FileStore, "root" | "pathOf" | "kind" | "signedGet"> }) {
   const { sharing } = deps;
 
   /** The signed-in viewer if the call carries a good bearer token; a bad or missing one is simply a visitor. */
@@ -52,6 +53,7 @@ export function shareRoutes(app: FastifyInstance, hooks: RouteHooks, deps: { sha
     } catch {
       return reply.status(404).send(notFound);
     }
+    if (deps.store.kind === "s3") return redirectToBucket(reply, deps.store, found.key);
     const result = await send(request.raw, `/${found.key}`, { root: deps.store.root, dotfiles: "deny", maxAge: 0 });
     if (result.type === "error") return reply.status(result.statusCode === 416 ? 416 : 404).send(notFound);
     reply.status(result.statusCode).headers(result.headers as Record<string, string>);

@@ -70,7 +70,10 @@ export const linesStep: Step<ProjectState> = {
       const project = await trx.selectFrom("projects").selectAll().where("id", "=", projectId).executeTakeFirstOrThrow();
       // The linked render's track (the players' captions) with the lines as it plays them.
       const played = await projectSubtitleLines(trx, projectId);
-      if (project.export_key && played.length > 0) await writeTrack(deps.store.pathOf(trackKeyOf(project.export_key)), played);
+      if (project.export_key && played.length > 0) {
+        await writeTrack(deps.store.pathOf(trackKeyOf(project.export_key)), played);
+        await deps.store.commit(trackKeyOf(project.export_key));
+      }
       const { subtitles_lines_count } = await renderedHighlights({ db: trx }, projectId);
       return updateProject(trx, projectId, {
         subtitles_pending: 0,

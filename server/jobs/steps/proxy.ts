@@ -26,6 +26,7 @@ export const proxyStep: Step<MediaState> = {
         (tmp) => makeProxy(source, tmp, { info, signal: ctx.signal, onProgress: (f: number) => void progress(f).then(() => ctx.heartbeat()) }),
         (tmp) => verifyOutput(tmp, { format: "mov", video: info.kind === "video", audio: info.hasAudio, durationSeconds: info.durationSeconds, decode: true }, { signal: ctx.signal }),
       );
+      await deps.store.commit(proxy);
     }
     await updateMedia(deps.db, state.media.id, { proxy_key: proxy, raw_preview_render: 1, progress: 60 });
     state.media = { ...state.media, proxy_key: proxy, raw_preview_render: 1 };

@@ -114,13 +114,17 @@ export async function renderProject(deps: StepDeps, project: ProjectRow, ctx: Jo
     }),
     (tmp) => verifyOutput(tmp, { format: "mov", video: true, audio: true, durationSeconds: rendered?.durationSeconds }, { signal: ctx.signal }),
   ).finally(() => scratchParent && fs.rm(scratchParent, { recursive: true, force: true }));
+  await store.commit(key);
   // Deleted while it rendered (the cancel reaches another process only at its next lease renewal):
   // what it made goes with the project's other files, and no link to it is ever handed out.
   if ((await findProjectById(db, project.id))?.deleted_at) {
     await store.remove(projectFolder(project.user_id, project.id));
     throw new PermanentJobError(`project ${project.id} was deleted while it rendered`);
   }
-  if (subtitleLines.length > 0) await writeTrack(store.pathOf(trackKeyOf(key)), subtitleLines);
+  if (subtitleLines.length > 0) {
+    await writeTrack(store.pathOf(trackKeyOf(key)), subtitleLines);
+    await store.commit(trackKeyOf(key));
+  }
   // Issue 17 (SPEC §3 punch_in_status): which scenes this render zoomed in on.
   await recordPunchIns(deps, project.id, edit.scenes);
   const previous = project.export_key;
@@ -199,12 +203,12 @@ export async function renderedHighlights({ db }: Pick<StepDeps, "db">, projectId
 
 /** Finished renders in a project's folder that its row does not link to; one job renders a project at a time. */
 export async function removeUnlinkedRenders({ store }: Pick<StepDeps, "store">, project: ProjectRow) {
-  const folder = store.pathOf(projectFolder(project.user_id, project.id));
+  const folder = projectFolder(project.user_id, project.id);
   const linked = project.export_key ? path.basename(project.export_key, ".mp4") : undefined;
-  for (const name of await fs.readdir(folder).catch(() => [] as string[])) {
+  for (const name of await store.list(folder)) {
     // A render and its subtitle track (issue 14) go together.
     const render = /^((?:preview|export)-\d+)\.(?:mp4|vtt)$/.exec(name);
-    if (render && render[1] !== linked) await fs.rm(path.join(folder, name), { force: true });
+    if (render && render[1] !== linked) await store.remove(`${folder}/${name}`);
   }
 }
 

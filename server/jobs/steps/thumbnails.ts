@@ -23,13 +23,17 @@ export const thumbnailsStep: Step<MediaState> = {
     if (media.kind === "video") {
       const dir = deps.store.pathOf(outputKey(media, "thumbs"));
       const thumbs = await atomicFolder(dir, (tmp) => extractKeyframeThumbnails(source, tmp, { info, signal: ctx.signal }));
+      await deps.store.commit(outputKey(media, "thumbs"));
       state.analysis.thumbnails = thumbs.map((t) => ({ time: t.time, key: outputKey(media, `thumbs/${path.basename(t.file)}`) }));
       state.media = { ...media, thumbnail_key: state.analysis.thumbnails[0]?.key ?? null };
       return;
     }
     const poster = outputKey(media, "thumb.jpg");
     const posterOk = (tmp: string) => verifyOutput(tmp, { format: "jpeg_pipe", video: true }, { signal: ctx.signal });
-    if (!(await deps.store.exists(poster))) await atomically(deps.store.pathOf(poster), (tmp) => extractPoster(source, tmp, { info, signal: ctx.signal }).then(() => undefined), posterOk);
+    if (!(await deps.store.exists(poster))) {
+      await atomically(deps.store.pathOf(poster), (tmp) => extractPoster(source, tmp, { info, signal: ctx.signal }).then(() => undefined), posterOk);
+      await deps.store.commit(poster);
+    }
     state.media = { ...media, thumbnail_key: poster };
   },
 };

@@ -69,7 +69,7 @@ export function createTranscribeStep(deps: TranscribeDeps) {
     }
     let beat = Date.now();
     try {
-      const transcript = await deps.speech.transcribe(store.pathOf(media.storage_key), {
+      const transcript = await deps.speech.transcribe(await store.fetch(media.storage_key, ctx.signal), {
         language,
         signal: ctx.signal,
         onProgress: (fraction) => {
