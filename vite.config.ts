@@ -104,6 +104,8 @@ export default defineConfig({
           // postgres://postgres@127.0.0.1:5432/test); each test server gets its own database.
           name: "integration-pg",
           include: ["tests/integration/**/*.test.ts"],
+          // these two bring their own PostgreSQL database and Redis prefix: the "integration" run covers them
+          exclude: ["tests/integration/scale-mode.test.ts", "tests/integration/queue-bullmq.test.ts"],
           environment: "node",
           pool: "forks",
           globalSetup: ["tests/integration/global-setup.ts", "tests/integration/postgres-setup.ts"],
