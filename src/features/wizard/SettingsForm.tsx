@@ -62,17 +62,20 @@ export function SettingsForm({ value, onChange, errors, isDisabled, onSubmit, ch
             errorMessage={errors.locale}
             options={MEDIA_LANGUAGES.map((id) => ({ id, label: i18n._(MEDIA_LANGUAGE_NAMES[id]) }))}
           />
-          <Select<AudioType>
-            label={t`Audio type`}
-            name="audio_type"
-            value={value.audioType}
-            onChange={set("audioType")}
-            options={[
-              { id: "speech", label: t`Mostly speech` },
-              { id: "music", label: t`Mostly music` },
-              { id: "mixed", label: t`Speech and music` },
-            ]}
-          />
+          {/* The audio type picks the automatic music's feel (server/domain/music.ts); without that music it changes nothing. */}
+          {value.automaticMusic && (
+            <Select<AudioType>
+              label={t`Audio type`}
+              name="audio_type"
+              value={value.audioType}
+              onChange={set("audioType")}
+              options={[
+                { id: "speech", label: t`Mostly speech` },
+                { id: "music", label: t`Mostly music` },
+                { id: "mixed", label: t`Speech and music` },
+              ]}
+            />
+          )}
         </div>
         <RadioGroup<ProjectStyle>
           label={t`Style`}
