@@ -288,7 +288,7 @@ export default function Recorder({ onClose }: { onClose: () => void }) {
             <div className="recorder-status">
               <p className="recorder-time" role="timer" aria-label={t`Recorded time`}>
                 {phase.name === "recording" && <span className="recorder-dot" data-paused={phase.paused || undefined} aria-hidden="true" />}
-                {formatDuration(elapsed)}
+                {formatDuration(Math.floor(elapsed))}
                 {phase.name === "recording" && phase.paused && (
                   <span className="muted">
                     {" "}
