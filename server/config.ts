@@ -159,6 +159,8 @@ const EnvSchema = z.object({
   STORAGE: z.enum(["local", "s3"]).default("local"),
   /** The S3 API's address, e.g. https://s3.eu-west-1.amazonaws.com or http://127.0.0.1:9000 (required with STORAGE=s3). */
   S3_ENDPOINT: z.string().url().optional(),
+  /** The S3 endpoint browsers reach, when it differs from S3_ENDPOINT (a private address, a container name); presigned URLs name it. */
+  S3_PUBLIC_ENDPOINT: z.string().url().optional(),
   S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name (3-63 lower-case letters, digits, dots, hyphens)").optional(),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
@@ -341,6 +343,7 @@ function s3Config(e: z.output<typeof EnvSchema>, dataDir: string) {
   if (missing.length) throw new Error(`Invalid configuration: STORAGE=s3 needs ${missing.join(", ")}`);
   return {
     endpoint: e.S3_ENDPOINT!,
+    publicEndpoint: e.S3_PUBLIC_ENDPOINT ?? null,
     bucket: e.S3_BUCKET!,
     region: e.S3_REGION,
     accessKeyId: e.S3_ACCESS_KEY_ID!,

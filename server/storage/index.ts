@@ -8,8 +8,8 @@ export type { FileStore } from "./local";
 export type { S3FileStore } from "./s3";
 
 /** The origins a browser fetches bucket files from (path style: the endpoint; else the bucket's own host too). */
-export function bucketOrigins(s3: Pick<S3Settings, "endpoint" | "bucket" | "forcePathStyle">): string[] {
-  const url = new URL(s3.endpoint);
+export function bucketOrigins(s3: Pick<S3Settings, "endpoint" | "publicEndpoint" | "bucket" | "forcePathStyle">): string[] {
+  const url = new URL(s3.publicEndpoint ?? s3.endpoint);
   return s3.forcePathStyle ? [url.origin] : [url.origin, `${url.protocol}//${s3.bucket}.${url.host}`];
 }
 

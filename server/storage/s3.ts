@@ -5,6 +5,8 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import {
   CopyObjectCommand,
+  CreateBucketCommand,
+  HeadBucketCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
@@ -20,6 +22,8 @@ import { checkKey, type FileStore } from "./local";
 
 export interface S3Settings {
   endpoint: string;
+  /** The endpoint browsers reach, when it differs from the servers' (presigned URLs are signed for its host). */
+  publicEndpoint: string | null;
   bucket: string;
   region: string;
   accessKeyId: string;
@@ -63,6 +67,8 @@ export type S3FileStore = ReturnType<typeof s3FileStore>;
 /** Media in an S3-compatible bucket (STORAGE=s3), through the AWS SDK v3. */
 export function s3FileStore(settings: S3Settings, log?: { warn: (fields: object, message: string) => void }) {
   const client = new S3Client(s3ClientConfig(settings));
+  // Presigned URLs name the host they were signed for: the one browsers reach.
+  const presigner = settings.publicEndpoint ? new S3Client({ ...s3ClientConfig(settings), endpoint: settings.publicEndpoint }) : client;
   const Bucket = settings.bucket;
   const root = path.resolve(settings.cacheDir);
   const cache = boundedCache(root, settings.cacheBytes, (fields) => log?.warn(fields, "one job's inputs outgrow S3_CACHE_MB"));
@@ -159,14 +165,14 @@ export function s3FileStore(settings: S3Settings, log?: { warn: (fields: object,
     /** A short-lived presigned GET; `download` names the file a browser saves. */
     signedGet(key: string, options: { download?: string; contentDisposition?: string } = {}) {
       return getSignedUrl(
-        client,
+        presigner,
         new GetObjectCommand({ Bucket, Key: checkKey(key), ...(options.contentDisposition ? { ResponseContentDisposition: options.contentDisposition } : {}) }),
         { expiresIn: settings.presignSeconds },
       );
     },
     /** A presigned POST for exactly `key`, at most `maxBytes`. */
     signedPost(key: string, maxBytes: number) {
-      return createPresignedPost(client, {
+      return createPresignedPost(presigner, {
         Bucket,
         Key: checkKey(key),
         Conditions: [["content-length-range", 1, Math.max(1, maxBytes)], ["eq", "$key", key]],
@@ -182,9 +188,14 @@ export function s3FileStore(settings: S3Settings, log?: { warn: (fields: object,
         throw error;
       }
     },
-    /** Makes sure the bucket answers (at start). */
+    /** At start: the bucket answers, or is made when there is none (an account without that right gets a clear error). */
     async check() {
-      await client.send(new ListObjectsV2Command({ Bucket, MaxKeys: 1 }));
+      try {
+        await client.send(new HeadBucketCommand({ Bucket }));
+      } catch (error) {
+        if (!notFound(error)) throw new Error(`S3_BUCKET ${Bucket} at S3_ENDPOINT is not reachable (HTTP ${(error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? (error as Error).name}); check the endpoint and keys`);
+        await client.send(new CreateBucketCommand({ Bucket }));
+      }
     },
   } satisfies FileStore & Record<string, unknown>;
   return store;

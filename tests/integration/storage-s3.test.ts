@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { HeadBucketCommand } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonApi, listen, processedTalkProject, startTestServer, type TestServer } from "./helpers";
 import { startTestS3, type TestS3 } from "./s3-server";
@@ -113,9 +114,35 @@ describe("STORAGE=s3", () => {
     expect(await s3.keys(uploaded.id)).toEqual([uploaded.id, `${uploaded.id}.info`]);
   });
 
+  it("makes its bucket at start when there is none, and refuses to start with keys the store does not know", async () => {
+    const bucket = `${s3.bucket}-made`;
+    const made = await startTestServer(s3.env({ S3_BUCKET: bucket }));
+    try {
+      expect(made.config.s3?.bucket).toBe(bucket);
+      await s3.client.send(new HeadBucketCommand({ Bucket: bucket }));
+    } finally {
+      await made.close();
+    }
+    await expect(startTestServer(s3.env({ S3_SECRET_ACCESS_KEY: "not-the-secret" }))).rejects.toThrow(/not reachable \(HTTP 403\)/);
+  });
+
   async function signUpOther() {
     const other = await server.signUp();
     const id = (await jsonApi(() => base, () => other.token)("GET", "/user")).body.id as number;
     return { token: other.token, id };
   }
+});
+
+describe("STORAGE=local", () => {
+  it("answers POST /signeds3 with 404: direct uploads need a bucket", async () => {
+    const server = await startTestServer();
+    try {
+      const token = (await server.signUp()).token;
+      const res = await server.app.inject({ method: "POST", url: "/api/v1/signeds3", headers: { authorization: `Bearer ${token}` }, payload: { extension: "mp4" } });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ code: "not_found" });
+    } finally {
+      await server.close();
+    }
+  });
 });
