@@ -164,6 +164,8 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   const links = fileLinks(secret);
   // Issue 19, scale mode: with REDIS_URL every API and worker process shares one BullMQ queue.
   const queue = config.redis ? new BullQueue({ url: config.redis.url, prefix: config.redis.prefix }) : new LocalQueue(db);
+  // queue positions and time left (issue 13) from Redis, not the jobs table
+  const queueSnapshot = queue instanceof BullQueue ? (now: number) => queue.snapshot(now, config.jobs.leaseMs) : undefined;
   const priorityOf = async (userId: number) => ((await accounts.isPaid(userId)) ? PAID_PRIORITY : FREE_PRIORITY);
   const uploads = createUploads({
     directory: config.uploadsDir,
@@ -181,7 +183,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
   };
   const library = createLibrary({ db, store, uploads, accounts, links, scenes, enqueueIngest });
   const shares = shareTokens(secret);
-  const projects = createProjects({ db, queue, links, shares, isPaid: accounts.isPaid, renderRights: accounts.renderRights, mustBeVerified: accounts.mustBeVerified, library, store, quotas: accounts.quotas, concurrency: config.jobs.concurrency });
+  const projects = createProjects({ db, queue, links, shares, isPaid: accounts.isPaid, renderRights: accounts.renderRights, mustBeVerified: accounts.mustBeVerified, library, store, quotas: accounts.quotas, concurrency: config.jobs.concurrency, queueSnapshot });
   const edits = createStoryboardEdits({ db, scenes, projects });
   // Subtitle translation (issue 14): TRANSLATE_URL's service for the pairs it lists, then Apertium for its five languages.
   const translator = createTranslator(config.translate);
@@ -226,7 +228,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     youtube,
     log: { warn: (fields, message) => app.log.warn(fields, message) },
   });
-  const app = await buildApp({ config, db, accounts, captcha, library, projects, scenes, edits, uploads, links, store, push, sharing, youtube, subtitleSets, music, i18n, vapidPublicKey: vapid?.publicKey ?? null, payments, localGateway, account, checkout });
+  const app = await buildApp({ config, db, queueSnapshot, accounts, captcha, library, projects, scenes, edits, uploads, links, store, push, sharing, youtube, subtitleSets, music, i18n, vapidPublicKey: vapid?.publicKey ?? null, payments, localGateway, account, checkout });
   // Not awaited: a large MUSIC_DIR is probed in the background; a listing meanwhile waits for the pass.
   void musicCatalogue.start();
   mailer ??= config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(config.outboxDir, config.mailFrom, app.log);

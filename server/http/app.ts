@@ -40,6 +40,7 @@ import { pushRoutes } from "./resources/push";
 import { eventRoutes } from "./resources/events";
 import { PROGRESS_EVENTS_PATH } from "../../api/progress";
 import { createProgressHub } from "../services/progress-hub";
+import type { QueueSnapshotSource } from "../services/progress";
 import { youtubeRoutes } from "./resources/youtube";
 import type { Youtube } from "../services/youtube";
 import type { I18n } from "@lingui/core";
@@ -61,6 +62,8 @@ import { licenceRoutes } from "./resources/licences";
 export interface AppDeps {
   config: Config;
   db: Db;
+  /** The queue's own snapshot for the progress streams' estimates when it is not the jobs table (issue 19, BullMQ). */
+  queueSnapshot?: QueueSnapshotSource;
   accounts: Accounts;
   captcha: CaptchaProvider;
   library: Library;
@@ -177,7 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   };
   // Progress streams (issue 13) end before the server closes, or close would wait for them.
-  const progressHub = createProgressHub({ db: deps.db, concurrency: config.jobs.concurrency, log: (message, fields) => app.log.warn(fields ?? {}, message) });
+  const progressHub = createProgressHub({ db: deps.db, concurrency: config.jobs.concurrency, queueSnapshot: deps.queueSnapshot, log: (message, fields) => app.log.warn(fields ?? {}, message) });
   app.addHook("preClose", () => progressHub.close());
   await app.register(
     async (api) => {

@@ -15,6 +15,7 @@ import {
   type Queue,
   type RunnerOptions,
 } from "./queue";
+import type { QueueSnapshot } from "../services/progress";
 import { JOB_TYPES, isJobType, type Handlers, type JobContext, type JobLog, type JobPayloads, type JobType } from "./types";
 
 /**
@@ -67,6 +68,8 @@ type Runner = {
 };
 
 type JobData = { id: string; gen: number; type: string; payload: unknown };
+
+type SnapshotRow = QueueSnapshot["running"][number];
 
 type RecordFields = {
   id: string;
@@ -254,6 +257,51 @@ export class BullQueue implements Queue {
       createdAt,
       updatedAt: new Date(Math.max(job?.finishedOn ?? 0, job?.processedOn ?? 0, job?.timestamp ?? 0, createdAt.getTime())),
     } as JobInfo;
+  }
+
+  /**
+   * The queue as the progress estimates read it (issue 13, services/progress.ts): running jobs, waiting ones
+   * in the order BullMQ will hand them out (its priority, which holds the owner rank, then FIFO), and the
+   * median claim-to-finish time of recent first-attempt jobs of each type.
+   */
+  async snapshot(now = Date.now(), leaseMs: number = JOB_DEFAULTS.leaseMs): Promise<QueueSnapshot> {
+    const rowOf = async (job: Job, status: "queued" | "running"): Promise<(SnapshotRow & { bullPriority: number }) | undefined> => {
+      const { id, gen } = (job.data ?? {}) as Partial<JobData>;
+      if (typeof id !== "string") return undefined;
+      const rec = (await this.redis.hgetall(this.recKey(id))) as Partial<RecordFields>;
+      if (Number(rec.gen) !== gen || rec.cancelled === "1") return undefined;
+      return {
+        id,
+        type: rec.type ?? job.name,
+        group_key: rec.group || null,
+        owner: rec.owner || null,
+        priority: Number(rec.priority ?? 0),
+        seq: job.timestamp,
+        status,
+        claimed_at: job.processedOn ? new Date(job.processedOn).toISOString() : null,
+        lease_expires_at: status === "running" ? new Date(now + leaseMs).toISOString() : null,
+        bullPriority: job.priority ?? 0,
+      };
+    };
+    const present = <T>(rows: (T | undefined)[]) => rows.filter((r): r is T => r !== undefined);
+    const running = present(await Promise.all((await this.bull.getJobs(["active"])).map((job) => rowOf(job, "running"))));
+    const waiting = present(await Promise.all((await this.bull.getJobs(["prioritized", "waiting", "delayed"])).map((job) => rowOf(job, "queued"))));
+    const order = waiting.sort((a, b) => a.bullPriority - b.bullPriority || Number(a.seq) - Number(b.seq));
+    const samples = new Map<string, number[]>();
+    for (const job of await this.bull.getJobs(["completed"], 0, 499)) {
+      const list = samples.get(job.name) ?? [];
+      if (list.length < 20 && job.attemptsStarted === 1 && job.processedOn && job.finishedOn && job.finishedOn >= job.processedOn) list.push(job.finishedOn - job.processedOn);
+      samples.set(job.name, list);
+    }
+    const typical = new Map<string, number>();
+    for (const [type, list] of samples) {
+      if (!list.length) continue;
+      const sorted = list.sort((a, b) => a - b);
+      const mid = Math.floor(sorted.length / 2);
+      typical.set(type, sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2);
+    }
+    const strip = ({ bullPriority: _p, ...row }: SnapshotRow & { bullPriority: number }) => row;
+    return { now, running: running.map(strip), order: order.map(strip), typical };
   }
 
   /** The attempts running in any worker now (BullMQ's active jobs), e.g. so a start-up sweep spares their scratch folders. */

@@ -2,7 +2,7 @@ import { BUSY_STATUSES } from "../../api/projects";
 import { MAX_PROGRESS_STREAMS_PER_USER, type ProjectProgress } from "../../api/progress";
 import type { Db } from "../db";
 import type { ProjectRow } from "../db/projects";
-import { estimatesFrom, queueSnapshot, type QueueSnapshot } from "./progress";
+import { estimatesFrom, queueSnapshot, type QueueSnapshot, type QueueSnapshotSource } from "./progress";
 
 /** How often the hub reads the open streams' projects. */
 export const PROGRESS_TICK_MS = 1_000;
@@ -27,6 +27,8 @@ export interface ProgressHubDeps {
   db: Db;
   /** The job runner's slots, for the time a queued project waits. */
   concurrency: number;
+  /** The queue's own snapshot when it is not the jobs table (issue 19, BullMQ). */
+  queueSnapshot?: QueueSnapshotSource;
   tickMs?: number;
   log?: (message: string, fields?: Record<string, unknown>) => void;
 }
@@ -102,7 +104,7 @@ export function createProgressHub(deps: ProgressHubDeps) {
     for (const [userId, streams] of byUser) {
       const watched = new Set(streams.flatMap((s) => [...s.watched]));
       const rows = await rowsOf(userId, watched);
-      const estimates = rows.some((r) => isBusy(r) && !r.deleted_at) ? estimatesFrom(await (snapshot ??= queueSnapshot(db)), rows, deps.concurrency) : new Map();
+      const estimates = rows.some((r) => isBusy(r) && !r.deleted_at) ? estimatesFrom(await (snapshot ??= queueSnapshot(db, undefined, deps.queueSnapshot)), rows, deps.concurrency) : new Map();
       for (const s of streams) if (subscribers.has(s)) deliver(s, rows, estimates);
     }
   }

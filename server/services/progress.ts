@@ -96,8 +96,12 @@ export interface QueueSnapshot {
   typical: Map<string, number>;
 }
 
+/** A queue that is not the jobs table (issue 19: BullMQ in Redis) answers its own snapshot. */
+export type QueueSnapshotSource = (now: number) => Promise<QueueSnapshot>;
+
 /** Reads the queue once (a tick of the progress streams shares it between users). */
-export async function queueSnapshot(db: Db, now = Date.now()): Promise<QueueSnapshot> {
+export async function queueSnapshot(db: Db, now = Date.now(), source?: QueueSnapshotSource): Promise<QueueSnapshot> {
+  if (source) return source(now);
   const jobs: JobRow[] = await db
     .selectFrom("jobs")
     .select(["id", "type", "group_key", "owner", "priority", "seq", "status", "claimed_at", "lease_expires_at"])
@@ -170,8 +174,8 @@ export function estimatesFrom(snapshot: QueueSnapshot, rows: readonly ProjectRow
 }
 
 /** The estimates of `rows`, reading the queue only when one of them is busy. */
-export async function queueEstimates(db: Db, rows: readonly ProjectRow[], options: { concurrency: number; now?: number }): Promise<Map<number, QueueEstimate>> {
+export async function queueEstimates(db: Db, rows: readonly ProjectRow[], options: { concurrency: number; now?: number; source?: QueueSnapshotSource }): Promise<Map<number, QueueEstimate>> {
   const busy = rows.some((r) => isBusy(r) && !r.deleted_at);
   if (!busy) return new Map(rows.map((r) => [r.id, NO_ESTIMATE]));
-  return estimatesFrom(await queueSnapshot(db, options.now), rows, options.concurrency);
+  return estimatesFrom(await queueSnapshot(db, options.now, options.source), rows, options.concurrency);
 }

@@ -18,7 +18,7 @@ import type { FileStore } from "../storage/local";
 import type { Library } from "./library";
 import { DomainError, mustNotBeFinished, notFound } from "./errors";
 import { findSong } from "../db/songs";
-import { queueEstimates } from "./progress";
+import { queueEstimates, type QueueSnapshotSource } from "./progress";
 import { youtubeWatchUrl } from "./youtube/watch-url";
 
 export const PROJECTS_PAGE_SIZE = 20;
@@ -60,6 +60,8 @@ export interface ProjectsDeps {
   /** What the user has left of the plan: a new project is charged its processing minutes. */
   quotas: (userId: number) => Promise<{ processingMinutes: number }>;
   /** The job runner's slots (JOB_CONCURRENCY), for a queued project's time left; 1 when not told. */
+  /** The queue's own snapshot for estimates when it is not the jobs table (issue 19, BullMQ). */
+  queueSnapshot?: QueueSnapshotSource;
   concurrency?: number;
   /** Share links (SPEC §6): the owner sees the project's link, derived from its stored nonce. */
   shares: ShareTokens;
@@ -234,7 +236,7 @@ export function createProjects(deps: ProjectsDeps) {
     async list(userId: number, page: number) {
       const { rows, total } = await listProjects(db, userId, page, PROJECTS_PAGE_SIZE);
       // Busy ones with their queue position and time left (issue 13), as GET /projects/{id} gives them.
-      const estimates = await queueEstimates(db, rows, { concurrency: deps.concurrency ?? 1 });
+      const estimates = await queueEstimates(db, rows, { concurrency: deps.concurrency ?? 1, source: deps.queueSnapshot });
       return { data: rows.map((row) => ({ ...toProject(row), ...estimates.get(row.id) })), current_page: page, last_page: Math.max(1, Math.ceil(total / PROJECTS_PAGE_SIZE)), total };
     },
 
@@ -246,7 +248,7 @@ export function createProjects(deps: ProjectsDeps) {
     /** With its queue position and time left while busy (issue 13), so the 60 s poll shows them too. */
     async get(userId: number, id: number): Promise<Project> {
       const row = await mustFind(userId, id);
-      return { ...toProject(row), ...(await queueEstimates(db, [row], { concurrency: deps.concurrency ?? 1 })).get(row.id) };
+      return { ...toProject(row), ...(await queueEstimates(db, [row], { concurrency: deps.concurrency ?? 1, source: deps.queueSnapshot })).get(row.id) };
     },
 
     /** What the automatic edit did: flags come from what the render applied, not from what was asked. */
