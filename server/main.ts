@@ -260,7 +260,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     // Alone on the data folder and not serving yet: whatever is half-done is a dead process's, finished at once.
     let margin = instance.othersAlive === 0 && !app.server.listening ? 0 : LIBRARY_RECOVERY_MARGIN_MS;
     const recover = () =>
-      recoverLibraryAdds({ db, store, enqueueIngest }, margin)
+      recoverLibraryAdds({ db, store, enqueueIngest, ...(queue instanceof BullQueue ? { jobKnown: async (id: string) => (await queue.get(id)) !== undefined } : {}) }, margin)
         .then((done) => Object.values(done).some(Boolean) && app.log.info(done, "finished library adds a previous run left half-done"))
         .catch((error) => app.log.warn({ error: String(error) }, "library recovery failed"));
     await recover();

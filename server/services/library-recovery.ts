@@ -11,6 +11,8 @@ export interface LibraryRecoveryDeps {
   db: Db;
   store: Pick<FileStore, "list" | "remove">;
   enqueueIngest: (mediaFileId: number, userId: number) => Promise<void>;
+  /** Whether the queue knows a job (queued, running or finished); default: a row of the jobs table (issue 19: BullMQ keeps its jobs in Redis). */
+  jobKnown?: (id: string) => Promise<boolean>;
 }
 
 export interface LibraryRecovery {
@@ -68,8 +70,9 @@ export async function recoverLibraryAdds(deps: LibraryRecoveryDeps, olderThanMs:
     .where("created_at", "<", before)
     .execute();
   for (const media of processing) {
-    const job = await db.selectFrom("jobs").select("id").where("id", "=", jobId("ingest-media", { mediaFileId: media.id })).executeTakeFirst();
-    if (job) continue; // queued, running, or finished: the queue and its onFailed take care of it
+    const id = jobId("ingest-media", { mediaFileId: media.id });
+    const known = deps.jobKnown ? await deps.jobKnown(id) : (await db.selectFrom("jobs").select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
+    if (known) continue; // queued, running, or finished: the queue and its onFailed take care of it
     await ensureLibraryProject(db, media);
     await deps.enqueueIngest(media.id, media.user_id);
     result.requeued += 1;
