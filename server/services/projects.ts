@@ -42,6 +42,8 @@ export interface ProjectQueue {
   /** `owner` is the user the job works for: the runner takes turns between users within a priority. */
   enqueue<T extends JobType>(type: T, payload: JobPayloads[T], options: { id?: string; priority: number; group: string; owner: string }): Promise<unknown>;
   cancelGroup(group: string): Promise<number>;
+  /** A job's state (the queue's own store: the jobs table, or Redis in scale mode); without it, the jobs table is read. */
+  get?(id: string): Promise<{ status: string } | undefined>;
 }
 
 export interface ProjectsDeps {

@@ -184,7 +184,8 @@ export function createSubtitleSets(deps: SubtitleSetsDeps) {
   async function endCancelled(rows: readonly SubtitleSetRow[]): Promise<boolean> {
     let ended = false;
     for (const row of rows.filter((r) => r.status === "pending" && !r.original)) {
-      const job = await db.selectFrom("jobs").select("status").where("id", "=", jobId("translate", { projectId: row.project_id, locale: row.locale })).executeTakeFirst();
+      const id = jobId("translate", { projectId: row.project_id, locale: row.locale });
+      const job = deps.queue.get ? await deps.queue.get(id) : await db.selectFrom("jobs").select("status").where("id", "=", id).executeTakeFirst();
       // No row yet: the request that queues it is between its two writes.
       if (job?.status !== "cancelled") continue;
       const now = new Date().toISOString();
