@@ -318,20 +318,30 @@ export class BullQueue implements Queue {
   }
 
   async cancelGroup(group: string): Promise<number> {
-    const ids = await this.redis.smembers(this.groupKey(group));
+    return this.cancelAll(await this.redis.smembers(this.groupKey(group)), (rec) => rec.group === group, (...ids) => this.redis.srem(this.groupKey(group), ...ids));
+  }
+
+  /** Cancels every queued and running job of an owner (a user whose account goes), through the owner index. */
+  async cancelOwner(owner: string): Promise<number> {
+    return this.cancelAll(await this.redis.smembers(this.ownerKey(owner)), (rec) => rec.owner === owner, (...ids) => this.redis.srem(this.ownerKey(owner), ...ids));
+  }
+
+  /** Cancels the pending ones of `ids` (read from an index: `belongs` re-checks each record, `drop` removes a stale id from it). */
+  private async cancelAll(ids: string[], belongs: (rec: Partial<RecordFields>) => boolean, drop: (...ids: string[]) => Promise<unknown>): Promise<number> {
     let cancelled = 0;
     for (const id of ids) {
       const rec = (await this.redis.hgetall(this.recKey(id))) as Partial<RecordFields>;
-      if (!rec.gen || rec.group !== group || rec.cancelled === "1") {
-        if (rec.group !== group) await this.redis.srem(this.groupKey(group), id);
+      if (!rec.gen || !belongs(rec) || rec.cancelled === "1") {
+        if (!belongs(rec)) await drop(id);
         continue;
       }
+      const group = this.groupKey(rec.group ?? "");
       const job = await Job.fromId(this.bull, bullJobId(id, Number(rec.gen)));
       if (!job || job.finishedOn) {
-        await this.redis.cutroomFinish(this.recKey(id), this.groupKey(group), this.ownerKey(rec.owner ?? ""), rec.gen, id);
+        await this.redis.cutroomFinish(this.recKey(id), group, this.ownerKey(rec.owner ?? ""), rec.gen, id);
         continue;
       }
-      if (!(await this.redis.cutroomCancel(this.recKey(id), this.groupKey(group), this.ownerKey(rec.owner ?? ""), rec.gen, id))) continue;
+      if (!(await this.redis.cutroomCancel(this.recKey(id), group, this.ownerKey(rec.owner ?? ""), rec.gen, id))) continue;
       cancelled++;
       // a queued job leaves the queue; a running one is locked (remove fails) and ends when its handler stops
       await job.remove().catch(() => undefined);

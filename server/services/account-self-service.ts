@@ -34,7 +34,8 @@ export interface AccountSelfServiceDeps {
   /** Stops renewals and detaches cards before an account goes (payments.cancelForAccountDeletion). */
   payments: { cancelForAccountDeletion(userId: number): Promise<void>; customerEmailChanged(userId: number): Promise<void> };
   /** Stops a deleted project's jobs at once (the runner aborts running handlers of the group). */
-  queue: { cancelGroup(group: string): Promise<number> };
+  /** `cancelOwner` where the queue keeps its own index of a user's jobs (issue 19, BullMQ); else the jobs table is updated. */
+  queue: { cancelGroup(group: string): Promise<number>; cancelOwner?(owner: string): Promise<number> };
   store: Pick<FileStore, "remove">;
   /** The user's unfinished uploads (their ids start with `${userId}-`). */
   uploads: { directory: string; remove(uploadId: string): Promise<void>; ownerOf(uploadId: string): number | undefined };
@@ -321,7 +322,8 @@ export function createAccountSelfService(deps: AccountSelfServiceDeps) {
       const projects = await db.selectFrom("projects").select("id").where("user_id", "=", userId).execute();
       for (const project of projects) await deps.queue.cancelGroup(projectGroup(project.id));
       // Jobs outside a project's group (a file's ingest): cancelled; a runner notices at its next lease renewal.
-      await db.updateTable("jobs").set({ status: "cancelled", updated_at: isoNow() }).where("owner", "=", String(userId)).where("status", "in", ["queued", "running"]).execute();
+      if (deps.queue.cancelOwner) await deps.queue.cancelOwner(String(userId));
+      else await db.updateTable("jobs").set({ status: "cancelled", updated_at: isoNow() }).where("owner", "=", String(userId)).where("status", "in", ["queued", "running"]).execute();
       const projectIds = projects.map((p) => p.id);
       await db.transaction().execute(async (trx) => {
         // Children before parents: some references (scene → media file) do not cascade.

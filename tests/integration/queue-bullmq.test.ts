@@ -28,6 +28,26 @@ if (redis.ok) {
       },
     };
   });
+  describe("bullmq cancel by owner (an account that goes)", () => {
+    it("cancels the owner's queued jobs and leaves another owner's", async () => {
+      const url = testRedisUrl();
+      const prefix = testRedisPrefix();
+      const queue = new BullQueue({ url, prefix });
+      try {
+        const mine = [await queue.enqueue("ingest-media", { mediaFileId: 1 }, { owner: "7" }), await queue.enqueue("render-raw", { projectId: 1 }, { owner: "7", group: "project:1" })];
+        const theirs = await queue.enqueue("ingest-media", { mediaFileId: 2 }, { owner: "8" });
+        expect(await queue.cancelOwner("7")).toBe(2);
+        expect(await queue.cancelOwner("7")).toBe(0);
+        for (const job of mine) expect((await queue.get(job.id))?.status).toBe("cancelled");
+        expect((await queue.get(theirs.id))?.status).toBe("queued");
+        expect(await queue.cancelGroup("project:1")).toBe(0);
+      } finally {
+        await queue.close();
+        await dropRedisPrefix(url, prefix);
+      }
+    });
+  });
+
   describe("bullmq queue snapshot (queue positions and time left, issue 13)", () => {
     it("lists running jobs and waiting ones in the order they will run, with typical durations of finished ones", async () => {
       const url = testRedisUrl();
