@@ -30,8 +30,8 @@ export const TRACKING = Object.freeze({
   maxGapSeconds: 2,
   /** A detection continues a track when their boxes overlap this much (intersection over union)… */
   minIou: 0.2,
-  /** …or when its centre is this close to the track's, in widths of the track's box. */
-  maxCentreDistance: 0.6,
+  /** …or when its centre is this close to the track's, in widths of the track's box (a face walking fast moves a width between samples). */
+  maxCentreDistance: 1.5,
   /** Tracks seen on fewer samples are dropped as false finds, unless the media had fewer samples than this. */
   minPoints: 2,
 });

@@ -96,7 +96,12 @@ export function sampleSize(width: number, height: number, longSide: number = FAC
 /** The faces on `fps` samples a second of `file` (times in seconds of the file). */
 export async function detectFaces(file: string, options: FaceDetectOptions): Promise<FaceSample[]> {
   const fps = options.fps ?? FACE_DEFAULTS.fps;
-  const { width, height } = sampleSize(options.width, options.height);
+  // The detector squashes what it gets to a square: the picture goes in a square sample, padded (faces keep their shape).
+  const picture = sampleSize(options.width, options.height);
+  const width = Math.max(picture.width, picture.height);
+  const height = width;
+  const sx = width / picture.width;
+  const sy = height / picture.height;
   const frameBytes = width * height * 3;
   const count = Math.max(1, Math.min(options.workers ?? Math.min(2, os.availableParallelism()), 4));
   const threads = Array.from({ length: count }, () => new DetectorThread());
@@ -109,7 +114,7 @@ export async function detectFaces(file: string, options: FaceDetectOptions): Pro
       {
         inputs: [{ file, format: options.format, internal: options.internal }],
         // Frames at exact sample times (t = n / fps), scaled small; no sound.
-        outputOptions: ["-map", "0:v:0", "-an", "-vf", `fps=${fps}:round=near,scale=${width}:${height}:flags=bilinear`, "-f", "rawvideo", "-pix_fmt", "rgb24"],
+        outputOptions: ["-map", "0:v:0", "-an", "-vf", `fps=${fps}:round=near,scale=${picture.width}:${picture.height}:flags=bilinear,pad=${width}:${height}:0:0:black`, "-f", "rawvideo", "-pix_fmt", "rgb24"],
         output: "-",
       },
       { threads: 1, signal: options.signal, timeoutMs: options.timeoutMs },
@@ -130,7 +135,7 @@ export async function detectFaces(file: string, options: FaceDetectOptions): Pro
       const job: Promise<void> = thread
         .detect(n, width, height, pixels)
         .then((reply) => {
-          samples.push({ t: n / fps, faces: (reply.faces ?? []).filter((f) => f.w > 0 && f.h > 0) });
+          samples.push({ t: n / fps, faces: (reply.faces ?? []).map((f) => ({ x: f.x * sx, y: f.y * sy, w: f.w * sx, h: f.h * sy, score: f.score })).filter((f) => f.w > 0 && f.h > 0 && f.x < 1 && f.y < 1) });
           options.onProgress?.(n / fps);
         })
         .catch((error: unknown) => {

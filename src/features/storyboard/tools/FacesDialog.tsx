@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type PointerEvent } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import type { Project } from "../../../../api/projects";
-import type { FaceBox, Scene } from "../../../../api/scenes";
+import type { DetectedFace, FaceBox, Scene } from "../../../../api/scenes";
 import { Button } from "../../../ui/Button";
 import { Checkbox } from "../../../ui/Checkbox";
 import { Dialog } from "../../../ui/Dialog";
@@ -9,7 +9,7 @@ import { RadioGroup } from "../../../ui/RadioGroup";
 import { Switch } from "../../../ui/Switch";
 import { worker } from "../../../worker";
 import { useSceneEdit } from "./edit";
-import { boxAfterKey, boxFromDrag, centredBox, isBigEnough, MAX_FACES, toFraction, type Point } from "./faces";
+import { boxAfterKey, boxFromDrag, centredBox, focusOfBoxes, isBigEnough, keptPart, MAX_FACES, toFraction, type Point } from "./faces";
 import { toRawSeconds } from "./time";
 import "./tools.css";
 
@@ -57,6 +57,19 @@ function FacesForm({ scene, project, close }: { scene: Scene; project: Project; 
   }, [focusIndex]);
 
   const add = (box: FaceBox["BoundingBox"]) => setFaces((all) => (all.length >= MAX_FACES ? all : [...all, { BoundingBox: box, visibility: 1 }]));
+  // Issue 17: the faces the server found; picking one adds its box with its track (the framing follows it as it moves).
+  const detected = scene.faces ?? [];
+  const pickedIndex = (face: DetectedFace) => faces.findIndex((f) => f.track === face.track);
+  const togglePick = (face: DetectedFace) =>
+    setFaces((all) => {
+      const at = all.findIndex((f) => f.track === face.track);
+      if (at >= 0) return all.filter((_, i) => i !== at);
+      return all.length >= MAX_FACES ? all : [...all, { BoundingBox: { ...face.BoundingBox }, visibility: 1, track: face.track }];
+    });
+  // What the render keeps of the picture: the shown faces, else the largest face found, else the middle.
+  const shownBoxes = faces.filter((f) => f.visibility === 1).map((f) => f.BoundingBox);
+  const focus = focusOfBoxes(shownBoxes.length ? shownBoxes : detected[0] ? [detected[0].BoundingBox] : []) ?? { x: 0.5, y: 0.5 };
+  const kept = keptPart(ratio, project.aspect, crop || project.autocrop === 1, punchIn === 2, focus);
   const change = (index: number, face: Partial<FaceBox>) => setFaces((all) => all.map((f, i) => (i === index ? { ...f, ...face } : f)));
   const remove = (index: number) => setFaces((all) => all.filter((_, i) => i !== index));
   const point = (event: PointerEvent) => toFraction(layer.current!.getBoundingClientRect(), event.clientX, event.clientY);
@@ -140,8 +153,36 @@ function FacesForm({ scene, project, close }: { scene: Scene; project: Project; 
             </button>
           ))}
           {drawing && <div className="face-box face-box-drawing" style={style(drawing)} aria-hidden="true" />}
+          {kept && <div className="faces-kept" data-testid="faces-kept" style={style(kept)} aria-hidden="true" />}
         </div>
       </div>
+      {kept && (
+        <p className="field-description">
+          <Trans>The outline shows the part of the picture the render keeps.</Trans>
+        </p>
+      )}
+      {detected.length > 0 && (
+        <div className="faces-found" role="group" aria-label={t`Faces found in this scene`}>
+          <p className="field-description">
+            <Trans>Faces found in this scene: pick the ones to keep in the picture. Draw a box for any face that was missed.</Trans>
+          </p>
+          <div className="faces-found-list">
+            {detected.map((face, index) => (
+              <button
+                key={face.track}
+                type="button"
+                className="face-found"
+                aria-pressed={pickedIndex(face) >= 0}
+                aria-label={t`Found face ${index + 1}`}
+                disabled={pending || (pickedIndex(face) < 0 && full)}
+                onClick={() => togglePick(face)}
+              >
+                {face.thumbnail ? <img src={face.thumbnail} alt="" /> : <span aria-hidden="true">{index + 1}</span>}
+              </button>
+            ))}
+          </div>
+        </div>
+      )}
       <p id={hintId} className="field-description">
         <Trans>
           Drag on the picture to draw a box around a face; press a box to use or ignore it. With the keyboard, add a box, then move it with the arrow keys, resize it

@@ -49,3 +49,38 @@ export function boxAfterKey(box: Box, key: string, shift: boolean): Box | null {
   if (!delta) return null;
   return shift ? resizeBox(box, delta[0], delta[1]) : moveBox(box, delta[0], delta[1]);
 }
+
+/** SPEC §9 Aspects as width / height; the original aspect ("") has none. */
+const ASPECTS: Record<string, number> = { "16x9": 16 / 9, "9x16": 9 / 16, "1x1": 1 };
+/** The render's punch-in: 1 / 1.15 of the picture (server/domain/framing.ts). */
+const PUNCH_IN_ZOOM = 1.15;
+
+/** The middle of the given boxes together, or null for none. */
+export function focusOfBoxes(boxes: readonly Box[]): Point | null {
+  if (boxes.length === 0) return null;
+  const left = Math.min(...boxes.map((b) => b.Left));
+  const top = Math.min(...boxes.map((b) => b.Top));
+  const right = Math.max(...boxes.map((b) => b.Left + b.Width));
+  const bottom = Math.max(...boxes.map((b) => b.Top + b.Height));
+  return { x: (left + right) / 2, y: (top + bottom) / 2 };
+}
+
+/**
+ * Issue 17: the part of the picture a render keeps (as the server frames it at the scene's start): the project's
+ * aspect cropped around `focus` when cropping, then the punch-in towards it; null when the whole picture shows.
+ */
+export function keptPart(frameRatio: number, aspect: string, crop: boolean, punchIn: boolean, focus: Point): Box | null {
+  const target = ASPECTS[aspect];
+  let w = 1;
+  let h = 1;
+  if (crop && target && Math.abs(frameRatio / target - 1) >= 0.01) {
+    if (frameRatio > target) w = target / frameRatio;
+    else h = frameRatio / target;
+  }
+  if (punchIn) {
+    w /= PUNCH_IN_ZOOM;
+    h /= PUNCH_IN_ZOOM;
+  }
+  if (w >= 1 && h >= 1) return null;
+  return rounded({ Left: clamp(focus.x - w / 2, 0, 1 - w), Top: clamp(focus.y - h / 2, 0, 1 - h), Width: w, Height: h });
+}
