@@ -224,7 +224,7 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
     payments,
     queue,
     store,
-    uploads: { directory: config.uploadsDir, remove: (id) => uploads.remove(id), ownerOf: uploadOwner },
+    uploads: { directory: config.uploadsDir, remove: (id) => uploads.remove(id), ownerOf: uploadOwner, ownedBy: (userId) => uploads.ownedBy(userId) },
     youtube,
     log: { warn: (fields, message) => app.log.warn(fields, message) },
   });

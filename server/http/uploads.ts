@@ -296,6 +296,12 @@ export function createUploads(deps: UploadsDeps) {
       if (!isUploadId(uploadId)) throw new DomainError("not_found", "No such upload");
       return bucket ? bucket.fetch(uploadId) : path.join(deps.directory, uploadId);
     },
+    /** The ids of a user's uploads not in the library yet (S3: tus's and presigned POSTs' in the bucket). */
+    async ownedBy(userId: number): Promise<string[]> {
+      if (bucket) return (await bucketUploads(userId)).map((u) => u.id);
+      const names = await fs.readdir(deps.directory).catch(() => [] as string[]);
+      return [...new Set(names.map((name) => name.replace(/\.json$/, "")))].filter((id) => uploadOwner(id) === userId);
+    },
     /** S3: the finished upload is the bucket's object of this name (adopted by a server-side copy). */
     bucketKey: (uploadId: string) => (bucket && isUploadId(uploadId) ? uploadId : undefined),
     async info(uploadId: string) {

@@ -38,7 +38,7 @@ export interface AccountSelfServiceDeps {
   queue: { cancelGroup(group: string): Promise<number>; cancelOwner?(owner: string): Promise<number> };
   store: Pick<FileStore, "remove">;
   /** The user's unfinished uploads (their ids start with `${userId}-`). */
-  uploads: { directory: string; remove(uploadId: string): Promise<void>; ownerOf(uploadId: string): number | undefined };
+  uploads: { directory: string; remove(uploadId: string): Promise<void>; ownerOf(uploadId: string): number | undefined; ownedBy?(userId: number): Promise<string[]> };
   /** Revokes Cutroom's access to the user's YouTube account at Google (the tokens go with the user either way). */
   youtube?: { disconnect(userId: number): Promise<unknown> };
   log: { warn(fields: object, message: string): void };
@@ -339,7 +339,8 @@ export function createAccountSelfService(deps: AccountSelfServiceDeps) {
       });
       await deps.store.remove(`projects/${userId}`);
       await deps.store.remove(`media/${userId}`);
-      const names = await fs.readdir(deps.uploads.directory).catch(() => [] as string[]);
+      // Issue 19: with STORAGE=s3 the uploads are in the bucket, listed by the uploads port.
+      const names = deps.uploads.ownedBy ? await deps.uploads.ownedBy(userId) : await fs.readdir(deps.uploads.directory).catch(() => [] as string[]);
       for (const name of names) {
         const id = name.replace(/\.json$/, "");
         if (deps.uploads.ownerOf(id) === userId) await deps.uploads.remove(id);

@@ -114,6 +114,21 @@ describe("STORAGE=s3", () => {
     expect(await s3.keys(uploaded.id)).toEqual([uploaded.id, `${uploaded.id}.info`]);
   });
 
+  it("removes a deleted account's files and unadopted uploads from the bucket", async () => {
+    const gone = await signUpOther();
+    const uploaded = await tusUpload(base, gone.token, TALK, { name: "left.mp4", chunkSize: 8 * 1_048_576 });
+    const signed = (await jsonApi(() => base, () => gone.token)("POST", "/signeds3", { extension: "mp4" })).body as { postEndpoint: string; signature: Record<string, string> };
+    const form = new FormData();
+    for (const [k, v] of Object.entries(signed.signature)) form.append(k, v);
+    form.append("file", new Blob([new Uint8Array(fs.readFileSync(TALK))]), "posted.mp4");
+    expect((await fetch(signed.postEndpoint, { method: "POST", body: form })).ok).toBe(true);
+    expect((await s3.keys(`${gone.id}-`)).length).toBe(3);
+    const deleted = await jsonApi(() => base, () => gone.token)("POST", "/user/delete", { password: "secret123" });
+    expect(deleted.status).toBe(200);
+    expect(await s3.keys(`${gone.id}-`)).toEqual([]);
+    expect(await s3.keys(uploaded.id)).toEqual([]);
+  });
+
   it("makes its bucket at start when there is none, and refuses to start with keys the store does not know", async () => {
     const bucket = `${s3.bucket}-made`;
     const made = await startTestServer(s3.env({ S3_BUCKET: bucket }));
