@@ -34,6 +34,8 @@ export interface FaceClip {
   path: CropKey[];
   fps?: number;
   background?: string;
+  /** A second, still face: the photo at this size (px) with its corner here. */
+  second?: { photo: number; x: number; y: number };
 }
 
 /** Writes the clip as H.264 with a quiet tone (a video with sound, as uploads are). */
@@ -42,7 +44,10 @@ export function makeFaceClip(output: string, clip: FaceClip): void {
   const fps = clip.fps ?? 25;
   const x = pathExpression(clip.path, "x", "1");
   const y = pathExpression(clip.path, "y", "1");
-  const graph = `[0:v]scale=${clip.photo}:${clip.photo}[face];[1:v][face]overlay=x='${x}':y='${y}':eval=frame:shortest=1,format=yuv420p[v]`;
+  const moving = `[0:v]scale=${clip.photo}:${clip.photo}[face];[1:v][face]overlay=x='${x}':y='${y}':eval=frame:shortest=1`;
+  const graph = clip.second
+    ? `[0:v]split[a][b];[a]scale=${clip.photo}:${clip.photo}[face];[b]scale=${clip.second.photo}:${clip.second.photo}[other];[1:v][other]overlay=x=${clip.second.x}:y=${clip.second.y}:shortest=1[bg];[bg][face]overlay=x='${x}':y='${y}':eval=frame:shortest=1,format=yuv420p[v]`
+    : `${moving},format=yuv420p[v]`;
   execFileSync("ffmpeg", [
     "-nostdin", "-v", "error", "-y",
     "-loop", "1", "-framerate", String(fps), "-i", FACE_PHOTO,
