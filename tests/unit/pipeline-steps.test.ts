@@ -41,7 +41,7 @@ describe("pipeline steps (issue 14)", () => {
   });
 
   it("puts the server's own sequences together in an order that holds", () => {
-    expect(MEDIA_STEPS.map((s) => s.name)).toEqual(["probe", "proxy", "thumbnails", "speech analysis", "waveform"]);
+    expect(MEDIA_STEPS.map((s) => s.name)).toEqual(["probe", "proxy", "thumbnails", "speech analysis", "waveform", "faces"]);
     expect(PROJECT_STEPS.map((s) => s.name)).toEqual(["media files", "storyboard", "render"]);
     expect(SUBTITLE_STEPS.map((s) => s.name)).toEqual(["transcribe", "subtitle lines"]);
     expect(RENDER_STEPS.map((s) => s.name)).toEqual(["render"]);
