@@ -13,6 +13,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "./helpers";
 import { spawnServer } from "./server-process";
+import { databaseEnv } from "./database";
 
 const ROOT = path.resolve(__dirname, "../..");
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-licence-secrets-"));
@@ -61,7 +62,7 @@ function walk(dir: string): string[] {
 beforeAll(async () => {
   const codes = path.join(os.tmpdir(), `cutroom-licence-codes-${process.pid}.txt`);
   fs.writeFileSync(codes, `${CODE}\n`);
-  const report = execFileSync(process.execPath, ["--import", "tsx", "scripts/licences-import.ts", codes, "--product", "appsumo", "--tier", "2"], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir }, encoding: "utf8" });
+  const report = execFileSync(process.execPath, ["--import", "tsx", "scripts/licences-import.ts", codes, "--product", "appsumo", "--tier", "2"], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, ...databaseEnv(dataDir) }, encoding: "utf8" });
   fs.rmSync(codes, { force: true });
   expect(report).not.toContain(CODE);
   child = spawnServer({ port, dataDir, logFile, env: { PUBLIC_URL: base, LOG_LEVEL: "trace", TAWKTO_SECRET, IMPACT_SECRET } });

@@ -10,6 +10,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, startTestServer, type TestServer } from "./helpers";
+import { databaseEnv } from "./database";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, "../..");
@@ -33,7 +34,8 @@ const redeem = (token: string, code: string, on = server) => call(on, token, "PO
 async function importCodes(file: string, product: string, tier: number) {
   const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/licences-import.ts"), file, "--product", product, "--tier", String(tier)], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: "silent" },
+    // The server's own database: its SQLite file, or (project integration-pg) its PostgreSQL database.
+    env: { ...process.env, DATA_DIR: server.dataDir, ...databaseEnv(server.dataDir), LOG_LEVEL: "silent" },
   });
   return stdout + stderr;
 }

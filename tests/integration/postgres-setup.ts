@@ -1,7 +1,10 @@
 import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { migrate, openPostgres } from "../../server/db/index";
 import { postgresPool, redactUrl } from "../../server/db/postgres";
+import { NO_DATABASE_SUITES } from "./no-database-suites";
 
 /**
  * The "integration-pg" project (issue 19): the same integration files against PostgreSQL. Each run makes one
@@ -27,7 +30,15 @@ declare module "vitest" {
   }
 }
 
+/** What a file that opens a database says: the files this project leaves out must say none of it. */
+const OPENS_A_DATABASE = /startTestServer|spawnServer|openTestDatabase|createServer|processedTalkProject|openSqlite|openDatabase|DATABASE_URL|databaseEnv/;
+
 export default async function setup(project: TestProject) {
+  for (const file of NO_DATABASE_SUITES.map((f) => path.join(project.config.root, f))) {
+    if (fs.existsSync(file) && OPENS_A_DATABASE.test(fs.readFileSync(file, "utf8"))) {
+      throw new Error(`${file} opens a database now: take it out of tests/integration/no-database-suites.ts so it runs on PostgreSQL too`);
+    }
+  }
   const url = adminUrl();
   const pool = postgresPool(url, { max: 1 });
   const prefix = `${PREFIX}${process.pid}_${Date.now().toString(36)}`;
