@@ -7,7 +7,9 @@ import { worker } from "../worker";
  * request from the browser. Only the page's path (ids removed on the server) and a few closed properties are sent.
  */
 export function track(name: AnalyticsEvent, props: TrackBody["props"] = {}) {
+  // The page the event happened on, before any navigation it starts.
+  const path = window.location.pathname;
   void Promise.resolve()
-    .then(() => worker.track({ name, path: window.location.pathname, props }))
+    .then(() => worker.track({ name, path, props }))
     .catch(() => undefined);
 }

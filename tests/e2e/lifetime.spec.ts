@@ -77,9 +77,6 @@ async function authHeader(page: import("@playwright/test").Page) {
 
 test("at 360 px: /ltd/buy without a tier waits for a choice; Buy now (keyboard) records the analytics event and counts down", async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 740 });
-  await page.addInitScript(() => {
-    (window as unknown as { dataLayer: unknown[] }).dataLayer = [];
-  });
   const { email } = await createUser(page.request);
   await signIn(page, email);
   await page.waitForURL((u) => !u.pathname.startsWith("/login"));
@@ -92,12 +89,12 @@ test("at 360 px: /ltd/buy without a tier waits for a choice; Buy now (keyboard) 
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 
   const buy = page.getByRole("button", { name: "Buy Tier 1 now" });
+  // The track() port (issue 17): the event goes to this app's own API, never to a third party.
+  const tracked = page.waitForRequest((r) => r.url().endsWith("/api/v1/analytics/events") && r.postDataJSON()?.name === "Lifetime Deal Buy Now Clicked");
   await buy.focus();
   await page.keyboard.press("Enter");
   await page.waitForURL(/\/ltd\/buy\/tier1$/);
-  expect(await page.evaluate(() => (window as unknown as { dataLayer: { event: string; tier?: string }[] }).dataLayer.filter((e) => e.event === "lifetime-deal buy-now clicked"))).toEqual([
-    { event: "lifetime-deal buy-now clicked", tier: "tier1" },
-  ]);
+  expect((await tracked).postDataJSON()).toEqual({ name: "Lifetime Deal Buy Now Clicked", path: "/ltd/buy", props: { tier: "tier1" } });
   await expect(page.getByText(/Opening the payment page in [12] s…/)).toBeVisible();
   await page.getByRole("button", { name: "Go to payment now" }).click();
   await page.waitForURL(/\/local-gateway\/checkout\/cs_test_local_/);

@@ -77,7 +77,7 @@ test("a scene with an overlay shows as the overlay-scene card (SPEC §2 Scene ca
   await signIn(page, email);
   await page.waitForURL((u) => !u.pathname.startsWith("/login"));
   await page.goto(`/projects/${projectId}/storyboard`);
-  const card = page.getByRole("article", { name: "Scene 2 with an overlay" });
+  const card = page.getByRole("article", { name: "Scene 2", exact: true });
   await expect(card).toBeVisible({ timeout: 30_000 });
   await expect(card).toHaveAttribute("data-variant", "overlay");
   // Drawn where the render puts it: the top-right corner, over the main scene.

@@ -49,7 +49,7 @@ export const SceneCard = memo(function SceneCard(props: SceneCardProps) {
   return (
     <article
       className="scene-card"
-      aria-label={overlay ? t`Scene ${number} with an overlay` : t`Scene ${number}`}
+      aria-label={t`Scene ${number}`}
       data-variant={overlay ? "overlay" : undefined}
       data-mode={mode}
       data-removed={removed || undefined}
