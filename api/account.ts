@@ -70,9 +70,7 @@ export const SessionsRevoked = z.object({ msg: z.string(), revoked: z.number().i
 export const DataExportLink = z.object({ url: z.string(), filename: z.string(), expires_at: z.string() });
 export type DataExportLink = z.infer<typeof DataExportLink>;
 
-/** Where the link in the confirmation mail leads: /email-changed?status=… */
-export const EMAIL_CHANGE_STATUSES = ["changed", "expired", "taken"] as const;
-export type EmailChangeStatus = (typeof EMAIL_CHANGE_STATUSES)[number];
+export { EMAIL_CHANGE_STATUSES, type EmailChangeStatus } from "./email-change";
 
 /** How long the mailed links stay good. */
 export const PASSWORD_RESET_TTL_MINUTES = 60;

@@ -110,9 +110,4 @@ export const PaymentMethodId = z.object({ id: z.string().min(1).max(255) });
 export const SetupIntent = z.object({ client_secret: z.string(), payment_mode: PaymentMode });
 export type SetupIntent = z.infer<typeof SetupIntent>;
 
-/** Cents → US$ with two decimals (SPEC §9). */
-export const centsToDollars = (cents: number) => (cents / 100).toFixed(2);
-
-/** SPEC §9: discounted = amount × (100 − percent_off) / 100, in whole cents. */
-export const discountedAmount = (amount: number, percentOff: number | null | undefined) =>
-  percentOff ? Math.round((amount * (100 - percentOff)) / 100) : amount;
+export { centsToDollars, discountedAmount } from "./money";

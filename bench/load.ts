@@ -9,7 +9,8 @@
  * the baseline. Prints per route: JS bytes on the wire (compressed) and decoded, scripts, all bytes on the
  * wire, first contentful paint (PerformanceObserver 'paint'), the throttled/unthrottled ratios, and the
  * budget (login ≤ 150 KB of JS compressed, FCP ≤ 2.0 s throttled) met or missed.
- * `--no-build` uses the app already in the output folder; `--dist=DIR` measures the app built in DIR.
+ * `--no-build` uses the app already in the output folder; `--dist=DIR` measures the app built in DIR;
+ * `--routes=/login,/` measures only those routes; `--list` prints every script each route loads.
  */
 import { rm } from "node:fs/promises";
 import path from "node:path";
@@ -23,6 +24,8 @@ const DIST_DIR = distArg ? path.resolve(distArg) : path.join(BENCH_DIR, "load-di
 const DATA_DIR = path.join(BENCH_DIR, "load-data");
 /** `--list` prints every script each route loads (wire / decoded). */
 const LIST = process.argv.includes("--list");
+/** `--routes=/login,/` measures only these routes. */
+const ONLY = process.argv.find((a) => a.startsWith("--routes="))?.slice("--routes=".length).split(",");
 const VIEWPORT = { width: 1366, height: 800 };
 /** Issue 18's slow connection: 1.6 Mbps down, 750 kbps up, 150 ms round trips. */
 const THROTTLED = { offline: false, latency: 150, downloadThroughput: (1.6e6 / 8) | 0, uploadThroughput: (750e3 / 8) | 0 };
@@ -175,7 +178,7 @@ async function main() {
     await signIn(member, bench.base, bench.email);
 
     const rows: { route: Route; slow: Measure; fast: Measure }[] = [];
-    for (const route of ROUTES) {
+    for (const route of ONLY ? ROUTES.filter((r) => ONLY.includes(r.path)) : ROUTES) {
       const context = route.signedIn ? member : stranger;
       // Unthrottled first also warms the server (SQLite, file handles) for both.
       const fast = await loadOnce(context, bench.base, route.path, UNTHROTTLED);

@@ -3,11 +3,10 @@ import { createRoot } from "react-dom/client";
 import { createRouter, RouterProvider } from "@tanstack/react-router";
 import { routeTree } from "./routeTree.gen";
 import { db } from "./db";
-import { activateLocale } from "./i18n";
+import { activateLocale, loadWholeCatalog } from "./i18n";
 import { defaultLocale } from "./i18n/locale";
 import { LocaleProvider } from "./app/LocaleProvider";
 import { listenForInstallPrompt } from "./app/install";
-import { registerServiceWorker } from "./app/service-worker";
 import { worker } from "./worker";
 import "./ui/theme.css";
 
@@ -22,10 +21,15 @@ declare module "@tanstack/react-router" {
 async function start() {
   listenForInstallPrompt();
   // Speak the stored user's language from the first paint; the server set-up loads alongside.
-  const user = await db.currentUser();
+  const [user, signedIn, config] = await Promise.all([db.currentUser(), db.auth.get("token"), db.config()]);
+  // Issue 18: a signed-in app boots the sync worker at once; a visitor's pages (sign in, register,
+  // pricing) render from the set-up the server wrote into the page and start the worker only when
+  // they act. The first render waits for the worker only when there is no set-up at all to show.
+  const booting = signedIn || !config ? worker.boot() : undefined;
+  if (signedIn) await loadWholeCatalog();
   await Promise.all([
     activateLocale(user?.locale ?? defaultLocale(navigator.languages ?? [navigator.language])),
-    Promise.race([worker.boot(), new Promise((resolve) => setTimeout(resolve, 3000))]),
+    config || !booting ? undefined : Promise.race([booting, new Promise((resolve) => setTimeout(resolve, 3000))]),
   ]);
   createRoot(document.getElementById("root")!).render(
     <StrictMode>
@@ -34,7 +38,8 @@ async function start() {
       </LocaleProvider>
     </StrictMode>,
   );
-  registerServiceWorker();
+  // The service worker (workbox-window, push) registers after the first paint, from its own chunk.
+  void import("./app/service-worker").then((m) => m.registerServiceWorker());
 }
 
 void start();

@@ -11,7 +11,7 @@ import {
   SubmenuTrigger,
   type Selection,
 } from "react-aria-components";
-import { LOCALES, type Locale } from "../../api/locales";
+import { LOCALES, type Locale } from "../../api/language-codes";
 import type { UserRow } from "../db";
 import { LOCALE_NAMES } from "../i18n/locale";
 import { worker } from "../worker";

@@ -2,7 +2,7 @@ import { useLiveQuery } from "dexie-react-hooks";
 import { useSyncExternalStore } from "react";
 import { db, type UserRow } from "../db";
 import type { PublicConfig } from "../../api/config";
-import type { Locale } from "../../api/locales";
+import type { Locale } from "../../api/language-codes";
 import { defaultLocale } from "../i18n/locale";
 
 /** The signed-in user from the mirror: undefined while loading, null when signed out. */

@@ -4,7 +4,7 @@ import { msg } from "@lingui/core/macro";
 import { db } from "../db";
 import { toast } from "../ui/Toast";
 import { worker } from "../worker";
-import { watchDevice } from "./push";
+import { liveQuery } from "dexie";
 
 /** A tab left open for days still hears about new versions. */
 const UPDATE_CHECK_MS = 60 * 60_000;
@@ -61,7 +61,12 @@ export function registerServiceWorker() {
   void wb.register().then((reg) => {
     registration = reg;
     if (!reg) return;
-    watchDevice();
+    // Web Push concerns a signed-in user: its module loads once someone is (issue 18: not on the sign-in page's first load).
+    const signedIn = liveQuery(() => db.currentUser()).subscribe((user) => {
+      if (!user) return;
+      signedIn.unsubscribe();
+      void import("./push").then((push) => push.watchDevice());
+    });
     setInterval(() => void reg.update().catch(() => undefined), UPDATE_CHECK_MS);
   });
 }

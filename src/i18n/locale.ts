@@ -1,4 +1,4 @@
-import { LOCALES, type Locale } from "../../api/locales";
+import { LOCALES, type Locale } from "../../api/language-codes";
 
 export const isLocale = (value: unknown): value is Locale => typeof value === "string" && (LOCALES as readonly string[]).includes(value);
 

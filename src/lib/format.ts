@@ -1,5 +1,5 @@
 import { i18n } from "@lingui/core";
-import type { Locale } from "../../api/locales";
+import type { Locale } from "../../api/language-codes";
 
 const GB = 1024 ** 3;
 

@@ -1,6 +1,6 @@
 import { msg } from "@lingui/core/macro";
 import type { MessageDescriptor } from "@lingui/core";
-import { MEDIA_LANGUAGES, type MediaLanguage } from "../../api/locales";
+import { MEDIA_LANGUAGES, type MediaLanguage } from "../../api/language-codes";
 
 /** Spoken languages by name, in the interface language (SPEC §5 lists the codes). */
 export const MEDIA_LANGUAGE_NAMES: Record<MediaLanguage, MessageDescriptor> = {

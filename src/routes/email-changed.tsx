@@ -1,5 +1,5 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { EMAIL_CHANGE_STATUSES, type EmailChangeStatus } from "../../api/account";
+import { EMAIL_CHANGE_STATUSES, type EmailChangeStatus } from "../../api/email-change";
 import { EmailChangedView } from "../features/auth/EmailChangedView";
 
 export const Route = createFileRoute("/email-changed")({

@@ -10,9 +10,12 @@ export interface SelectProps<K extends string> {
   errorMessage?: string;
   placeholder?: string;
   isDisabled?: boolean;
+  /** Opens the list at once (a stand-in trigger was pressed while this loaded). */
+  defaultOpen?: boolean;
+  autoFocus?: boolean;
 }
 
-export function Select<K extends string>({ label, options, value, onChange, name, errorMessage, placeholder, isDisabled }: SelectProps<K>) {
+export function Select<K extends string>({ label, options, value, onChange, name, errorMessage, placeholder, isDisabled, defaultOpen, autoFocus }: SelectProps<K>) {
   return (
     <AriaSelect
       className="field"
@@ -22,6 +25,8 @@ export function Select<K extends string>({ label, options, value, onChange, name
       isInvalid={!!errorMessage}
       placeholder={placeholder}
       isDisabled={isDisabled}
+      defaultOpen={defaultOpen}
+      autoFocus={autoFocus}
     >
       <Label className="field-label">{label}</Label>
       <Button className="field-input select-button">

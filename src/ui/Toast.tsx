@@ -1,12 +1,5 @@
-import {
-  Button,
-  Text,
-  UNSTABLE_Toast as AriaToast,
-  UNSTABLE_ToastContent as ToastContent,
-  UNSTABLE_ToastQueue as ToastQueue,
-  UNSTABLE_ToastRegion as ToastRegion,
-} from "react-aria-components";
-import { useLingui } from "@lingui/react/macro";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { UNSTABLE_ToastQueue as ToastQueue } from "react-aria-components";
 import { TOAST_MS } from "../lib/constants";
 
 export interface ToastContentValue {
@@ -23,26 +16,22 @@ export function toast(content: ToastContentValue, timeout: number | undefined = 
   return toasts.add(content, { timeout });
 }
 
+// The region, its landmark and focus handling load with the first toast, not with every page (issue 18);
+// a toast added before then is shown (and announced) as soon as the region mounts with it.
+const Region = lazy(() => import("./ToastRegion"));
+
 export function Toasts() {
-  const { t } = useLingui();
-  return (
-    <ToastRegion queue={toasts} className="toast-region">
-      {({ toast: item }) => (
-        <AriaToast toast={item} className={`toast toast-${item.content.variant}`}>
-          <ToastContent className="toast-content">
-            <Text slot="title" className="toast-title">{item.content.title}</Text>
-            {item.content.description && <Text slot="description">{item.content.description}</Text>}
-          </ToastContent>
-          {item.content.action && (
-            <Button className="btn btn-secondary" onPress={() => { item.content.action!.onAction(); toasts.close(item.key); }}>
-              {item.content.action.label}
-            </Button>
-          )}
-          <Button slot="close" className="toast-close" aria-label={t`Close`}>
-            ×
-          </Button>
-        </AriaToast>
-      )}
-    </ToastRegion>
-  );
+  const [wanted, setWanted] = useState(() => toasts.visibleToasts.length > 0);
+  useEffect(() => {
+    if (wanted) return;
+    if (toasts.visibleToasts.length > 0) return setWanted(true);
+    return toasts.subscribe(() => {
+      if (toasts.visibleToasts.length > 0) setWanted(true);
+    });
+  }, [wanted]);
+  return wanted ? (
+    <Suspense fallback={null}>
+      <Region />
+    </Suspense>
+  ) : null;
 }

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useState } from "react";
-import type { Locale } from "../../../api/locales";
+import type { Locale } from "../../../api/language-codes";
 import type { PaymentAttempt, SubscriptionInfo } from "../../../api/payments";
 import { useConfig } from "../../app/hooks";
 import type { UserRow } from "../../db";

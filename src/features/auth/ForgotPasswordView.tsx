@@ -1,7 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
 import { useState, type FormEvent } from "react";
-import { ForgotPasswordBody } from "../../../api/account";
 import { AnonymousBar } from "../../app/AnonymousBar";
 import { Button } from "../../ui/Button";
 import { TextField } from "../../ui/TextField";
@@ -21,11 +20,12 @@ export function ForgotPasswordView() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (sending) return;
-    const parsed = ForgotPasswordBody.safeParse({ email });
-    if (!parsed.success) return fields.fromIssues(parsed.error.issues);
+    setSending(true);
+    const parsed = await fields.check(() => import("../../../api/account").then((m) => m.ForgotPasswordBody), { email });
+    if (!parsed) return setSending(false);
     fields.clear();
     setSending(true);
-    const result = await worker.forgotPassword(parsed.data.email);
+    const result = await worker.forgotPassword(parsed.email);
     setSending(false);
     if (result.ok) setSent(true);
     else toast({ variant: "danger", title: t`Reset password`, description: failureMessage(i18n, result.failure) });

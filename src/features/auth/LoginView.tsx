@@ -1,7 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link, useNavigate, useRouter, useSearch } from "@tanstack/react-router";
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { LoginBody } from "../../../api/user";
 import { AnonymousBar } from "../../app/AnonymousBar";
 import { useConfig } from "../../app/hooks";
 import { LOGIN_LOADING_RESET_MS } from "../../lib/constants";
@@ -29,11 +28,12 @@ export function LoginView() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (loading) return;
-    const parsed = LoginBody.safeParse({ email, password });
-    if (!parsed.success) return fields.fromIssues(parsed.error.issues);
+    setLoading(true);
+    const parsed = await fields.check(() => import("../../../api/user").then((m) => m.LoginBody), { email, password });
+    if (!parsed) return setLoading(false);
     fields.clear();
     setLoading(true);
-    const result = await worker.login(parsed.data.email, parsed.data.password);
+    const result = await worker.login(parsed.email, parsed.password);
     if (!result.ok) {
       setLoading(false);
       toast({ variant: "danger", title: t`Sign in`, description: failureMessage(i18n, result.failure) });

@@ -1,9 +1,8 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useNavigate } from "@tanstack/react-router";
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { LOCALES, type Locale } from "../../../api/locales";
+import { LOCALES, type Locale } from "../../../api/language-codes";
 import { LOCALE_NAMES } from "../../i18n/locale";
-import { RegisterForm } from "../../../api/user";
 import { AnonymousBar } from "../../app/AnonymousBar";
 import { useAnonymousLocale, useConfig } from "../../app/hooks";
 import { track } from "../../lib/analytics";
@@ -64,11 +63,12 @@ export function RegisterView({ referral, clickid }: { referral: string | null; c
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (loading) return;
-    const parsed = RegisterForm.safeParse(form);
-    if (!parsed.success) return fields.fromIssues(parsed.error.issues);
+    setLoading(true);
+    const parsed = await fields.check(() => import("../../../api/user").then((m) => m.RegisterForm), form);
+    if (!parsed) return setLoading(false);
     fields.clear();
     setLoading(true);
-    const { confirm_email: _dropped, ...payload } = parsed.data;
+    const { confirm_email: _dropped, ...payload } = parsed;
     let captcha: string | undefined;
     try {
       if (config?.captcha.provider === "recaptcha" && config.captcha.recaptchaSiteKey) captcha = await recaptchaToken(config.captcha.recaptchaSiteKey);

@@ -1,7 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { useState, type FormEvent } from "react";
-import { ResetPasswordBody } from "../../../api/account";
 import { AnonymousBar } from "../../app/AnonymousBar";
 import { Button } from "../../ui/Button";
 import { TextField } from "../../ui/TextField";
@@ -24,11 +23,12 @@ export function ResetPasswordView() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (saving || !token) return;
-    const parsed = ResetPasswordBody.safeParse({ token, password, password_confirmation: confirmation });
-    if (!parsed.success) return fields.fromIssues(parsed.error.issues);
+    setSaving(true);
+    const parsed = await fields.check(() => import("../../../api/account").then((m) => m.ResetPasswordBody), { token, password, password_confirmation: confirmation });
+    if (!parsed) return setSaving(false);
     fields.clear();
     setSaving(true);
-    const result = await worker.resetPassword(parsed.data);
+    const result = await worker.resetPassword(parsed);
     setSaving(false);
     if (result.ok) {
       toast({ variant: "success", title: t`Password changed`, description: t`Sign in with your new password.` });

@@ -3,7 +3,7 @@ import { Link, useNavigate } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
 import { ToggleButton, ToggleButtonGroup } from "react-aria-components";
 import type { Plan } from "../../../api/plans";
-import { LOCALES, type Locale } from "../../../api/locales";
+import { LOCALES, type Locale } from "../../../api/language-codes";
 import { setAnonymousLocale, useAnonymousLocale, useConfig, useCurrentUser } from "../../app/hooks";
 import { Logo } from "../../app/Logo";
 import { signOut } from "../../app/session";

@@ -1,5 +1,5 @@
 import type { Plan } from "../../../api/plans";
-import { discountedAmount } from "../../../api/payments";
+import { discountedAmount } from "../../../api/money";
 
 /**
  * How plans read (SPEC §2 Pricing view, §9): US$ from cents with two decimals written the way each language

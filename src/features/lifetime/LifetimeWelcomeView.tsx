@@ -1,7 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useNavigate } from "@tanstack/react-router";
 import { useState, type FormEvent } from "react";
-import { LOCALES, type Locale } from "../../../api/locales";
+import { LOCALES, type Locale } from "../../../api/language-codes";
 import { RenameBody } from "../../../api/user";
 import { useConfig, useCurrentUser } from "../../app/hooks";
 import { Button, Spinner } from "../../ui/Button";

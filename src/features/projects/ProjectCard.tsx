@@ -7,7 +7,7 @@ import { projectState } from "../../lib/project-state";
 import { progressPhase } from "../../lib/progress-phase";
 import { Spinner } from "../../ui/Button";
 import { ProgressBar } from "../../ui/ProgressBar";
-import type { Locale } from "../../../api/locales";
+import type { Locale } from "../../../api/language-codes";
 import { OpenProjectLink } from "../edit/OpenProjectLink";
 import { ProjectActions } from "./ProjectActions";
 import { ProjectStatusBadge } from "./ProjectStatus";

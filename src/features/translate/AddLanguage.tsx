@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Button as AriaButton, Label, ListBox, ListBoxItem, Popover, Select, SelectValue, Text, type Key } from "react-aria-components";
-import type { SubtitleLanguage } from "../../../api/locales";
+import type { SubtitleLanguage } from "../../../api/language-codes";
 import type { TranslateOptions } from "../../../api/subtitles";
 import { Button } from "../../ui/Button";
 import { toast } from "../../ui/Toast";

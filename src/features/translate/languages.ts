@@ -1,6 +1,6 @@
 import { msg } from "@lingui/core/macro";
 import type { I18n, MessageDescriptor } from "@lingui/core";
-import { SUBTITLE_LANGUAGES, type SubtitleLanguage } from "../../../api/locales";
+import { SUBTITLE_LANGUAGES, type SubtitleLanguage } from "../../../api/language-codes";
 
 /** Subtitle languages of SPEC §9 by name, in the interface language. */
 export const SUBTITLE_LANGUAGE_NAMES: Record<SubtitleLanguage, MessageDescriptor> = {

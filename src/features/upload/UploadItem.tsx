@@ -1,7 +1,7 @@
 import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Button as AriaButton } from "react-aria-components";
-import { MEDIA_LANGUAGES } from "../../../api/locales";
+import { MEDIA_LANGUAGES } from "../../../api/language-codes";
 import type { UploadRole, UploadRow } from "../../db";
 import { PROGRESS_DONE } from "../../lib/constants";
 import { formatDuration, formatPercent, formatSize } from "../../lib/format";

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import type { FormEvent, ReactNode } from "react";
-import { MEDIA_LANGUAGES, type MediaLanguage } from "../../../api/locales";
+import { MEDIA_LANGUAGES, type MediaLanguage } from "../../../api/language-codes";
 import { PROJECT_NAME_MAX } from "../../../api/limits";
 import { MEDIA_LANGUAGE_NAMES } from "../../lib/languages";
 import { RadioGroup } from "../../ui/RadioGroup";

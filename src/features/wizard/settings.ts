@@ -1,5 +1,5 @@
 import { fieldErrors, type FieldErrorCode } from "../../../api/errors";
-import type { MediaLanguage } from "../../../api/locales";
+import type { MediaLanguage } from "../../../api/language-codes";
 import type { Privacy } from "../../../api/share";
 import { CreateProjectBody } from "../../../api/projects";
 import type { ProjectDraftRow } from "../../db";
