@@ -11,7 +11,7 @@ import type { FileStore } from "../../server/storage/local";
 
 const warnings: string[] = [];
 const log = { warn: (_f: unknown, m: string) => void warnings.push(m), info: () => {} } as never;
-const store = { pathOf: (key: string) => `/store/${key}` } as unknown as FileStore;
+const store = { pathOf: (key: string) => `/store/${key}`, fetch: async (key: string) => `/store/${key}` } as unknown as FileStore;
 let db: Db;
 
 async function mediaRow(overrides: Partial<MediaRow> = {}): Promise<MediaRow> {
