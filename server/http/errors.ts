@@ -106,9 +106,9 @@ export function registerErrorHandling(app: FastifyInstance) {
     } else if (error.statusCode === 413) {
       status = 413;
       body = { message: "The request is too large", code: "payload_too_large" };
-    } else if (["22003", "22P02"].includes((error as { code?: unknown }).code as string)) {
-      // PostgreSQL (issue 19) refuses a number past 64 bits (an id from the URL, say) where SQLite finds no row:
-      // the client's fault either way, never a 500.
+    } else if (["22003", "22P02", "22021"].includes((error as { code?: unknown }).code as string)) {
+      // PostgreSQL (issue 19) refuses a number past 64 bits (an id from the URL, say) and a NUL character in
+      // text, which SQLite takes: the client's fault, never a 500.
       status = 400;
       body = { message: "Bad request", code: "bad_request" };
     } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
