@@ -7,7 +7,7 @@ import { activateLocale, loadWholeCatalog } from "./i18n";
 import { defaultLocale } from "./i18n/locale";
 import { LocaleProvider } from "./app/LocaleProvider";
 import { listenForInstallPrompt } from "./app/install";
-import { worker } from "./worker";
+import { bootWorker } from "./worker";
 import "./ui/theme.css";
 
 const router = createRouter({ routeTree, defaultPreload: "intent", scrollRestoration: true });
@@ -25,7 +25,7 @@ async function start() {
   // Issue 18: a signed-in app boots the sync worker at once; a visitor's pages (sign in, register,
   // pricing) render from the set-up the server wrote into the page and start the worker only when
   // they act. The first render waits for the worker only when there is no set-up at all to show.
-  const booting = signedIn || !config ? worker.boot() : undefined;
+  const booting = signedIn || !config ? bootWorker() : undefined;
   if (signedIn) await loadWholeCatalog();
   await Promise.all([
     activateLocale(user?.locale ?? defaultLocale(navigator.languages ?? [navigator.language])),

@@ -3,6 +3,7 @@ import type { Actions } from "../workers/actions";
 
 type SyncWorker = Remote<Actions>;
 let remote: Promise<SyncWorker> | undefined;
+let booted: Promise<void> | undefined;
 
 /** True once the sync worker runs: pages a signed-out visitor opens do without it until they act. */
 export const workerStarted = () => remote !== undefined;
@@ -15,10 +16,15 @@ function start(): Promise<SyncWorker> {
       if (document.visibilityState === "visible") void wrapped.syncOutbox();
     });
     window.addEventListener("online", () => void wrapped.syncOutbox());
+    // Whatever starts the worker, it first reads the server's set-up (and, signed in, the user) into the mirror.
+    booted = wrapped.boot();
     return wrapped;
   });
   return remote;
 }
+
+/** Starts the sync worker if it is not running; resolves once its boot (set-up, user) is done. */
+export const bootWorker = (): Promise<void> => start().then(() => booted);
 
 /**
  * The sync worker, typed from its actions: the one way views change data. It starts, with comlink, at
