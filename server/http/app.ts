@@ -32,7 +32,7 @@ import { authenticator, bearerToken } from "./auth";
 import { DomainError } from "../services/errors";
 import { registerErrorHandling } from "./errors";
 import { clientErrorHandler, frameworkErrors, registerNoStore } from "./protocol-errors";
-import { appShellHtml, registerStaticApp } from "./static";
+import { appShellHtml, encodeShell, registerStaticApp } from "./static";
 import { publicConfig, publicRoutes } from "./resources/public";
 import { userRoutes } from "./resources/user";
 import { homeRoutes } from "./resources/home";
@@ -256,7 +256,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const appShell = await registerStaticApp(app, config.staticDir);
   app.setNotFoundHandler((request, reply) => {
     const shell = appShell(request.url, request.method);
-    if (shell) return publicConfig(deps).then((setUp) => appShellHtml(shell, setUp)).then((html) => reply.header("cache-control", "no-cache").type("text/html; charset=utf-8").send(html));
+    if (shell) {
+      return publicConfig(deps)
+        .then((setUp) => appShellHtml(shell, setUp))
+        .then((html) => {
+          const { body, encoding } = encodeShell(html, request.headers["accept-encoding"]);
+          if (encoding) reply.header("content-encoding", encoding);
+          return reply.header("cache-control", "no-cache").header("vary", "accept-encoding").type("text/html; charset=utf-8").send(body);
+        });
+    }
     return reply.status(404).send({ message: `No route ${request.method} ${maskShareTokens(request.url.split("?")[0]!)}`, code: "not_found" } satisfies ErrorBody);
   });
   return app;

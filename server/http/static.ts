@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import zlib from "node:zlib";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import fastifyStatic from "@fastify/static";
@@ -63,4 +64,21 @@ export async function appShellHtml(indexFile: string, config: unknown): Promise<
     shell = { file: indexFile, mtimeMs, head: at < 0 ? html : html.slice(0, at), tail: at < 0 ? "" : html.slice(at) };
   }
   return `${shell.head}${pageConfigScript(config)}\n  ${shell.tail}`;
+}
+
+let packed: { html: string; br: Buffer; gzip: Buffer } | undefined;
+
+/** The shell for this browser: brotli or gzip when it takes them (kept while the page is unchanged), plain otherwise. */
+export function encodeShell(html: string, acceptEncoding: string | undefined): { body: string | Buffer; encoding?: "br" | "gzip" } {
+  const accepts = (name: string) => new RegExp(`(^|,)\\s*${name}\\s*(;\\s*q=(?!0(\\.0*)?\\s*(,|$))[\\d.]+)?\\s*(,|$)`).test(acceptEncoding ?? "");
+  const encoding = accepts("br") ? "br" : accepts("gzip") ? "gzip" : undefined;
+  if (!encoding) return { body: html };
+  if (packed?.html !== html) {
+    packed = {
+      html,
+      br: zlib.brotliCompressSync(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }),
+      gzip: zlib.gzipSync(html, { level: 9 }),
+    };
+  }
+  return { body: packed[encoding], encoding };
 }

@@ -54,7 +54,15 @@ describe("precompressed app assets", () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-encoding"]).toBe("br");
     expect(res.headers["cache-control"]).toBe("no-cache");
-    expect(zlib.brotliDecompressSync(res.rawPayload).toString()).toBe(html);
+    // The built shell, with the server's public set-up written into its head for a first visit (issue 18).
+    const shell = zlib.brotliDecompressSync(res.rawPayload).toString();
+    expect(shell.replace(/<script id="cutroom-config" type="application\/json">.*?<\/script>\n  /, "")).toBe(html);
+    const setUp = JSON.parse(shell.match(/<script id="cutroom-config" type="application\/json">(.*?)<\/script>/)![1]!);
+    expect(setUp.captcha.provider).toBeTruthy();
+    expect(setUp.links).toBeTypeOf("object");
+    const plain = await server.app.inject({ method: "GET", url: "/projects/12/storyboard" });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toBe(shell);
   });
 
   it("never serves the compressed copies under their own names to a browser that cannot read them", async () => {
