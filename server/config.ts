@@ -16,6 +16,14 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default("0.0.0.0"),
   DATA_DIR: z.string().default("./data"),
+  /**
+   * Issue 19, scale mode: `postgres://user:password@host:5432/database` keeps the data in PostgreSQL (the same
+   * migrations and queries as SQLite); unset: SQLite in DATA_DIR/cutroom.sqlite.
+   */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, "must be a postgres:// (or postgresql://) URL")
+    .optional(),
   PUBLIC_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   TRUST_PROXY: flag.default(false),
@@ -206,6 +214,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     host: e.HOST,
     dataDir,
     databaseFile: path.join(dataDir, "cutroom.sqlite"),
+    /** PostgreSQL instead of databaseFile when set (never logged: it may hold a password). */
+    databaseUrl: e.DATABASE_URL ?? null,
     outboxDir: path.join(dataDir, "outbox"),
     storeDir: path.join(dataDir, "store"),
     uploadsDir: path.join(dataDir, "uploads"),
