@@ -298,13 +298,19 @@ export async function createServer(config: Config = loadConfig(), overrides: Ove
       clearInterval(paymentsTimer);
       await musicCatalogue.stop();
       instance.release();
+      // Requests in flight get a few seconds to finish (the progress streams end in preClose); then the
+      // connections still open are dropped: a client's half-used keep-alive socket must not hold the shutdown.
+      const drop = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
       await app.close();
+      clearTimeout(drop);
       if (queue instanceof BullQueue) await queue.close();
       else await queue.stop();
       await db.destroy();
     },
   };
 }
+
+const CLOSE_GRACE_MS = 5_000;
 
 /** Runs until SIGINT/SIGTERM, then drains requests and closes the database. */
 export async function run(config: Config = loadConfig()): Promise<Server> {
