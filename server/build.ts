@@ -20,6 +20,22 @@ function newestMtime(entry: string): number {
   return newest;
 }
 
+const lingui = (args: string[]) => spawnSync(path.join(root, "node_modules", ".bin", "lingui"), args, { cwd: root, stdio: "inherit" }).status === 0;
+
+/**
+ * The server's catalogs (mails, pushes in the user's language) compiled from locales/*.po when one is
+ * missing or older than its .po: what `npm run worker` needs on a machine that never built the app.
+ */
+export function compileServerCatalogsIfNeeded() {
+  const locales = fs.readdirSync(path.join(root, "locales"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  const stale = locales.some((locale) => {
+    const po = fs.statSync(path.join(root, "locales", locale, "messages.po"), { throwIfNoEntry: false });
+    const json = fs.statSync(path.join(root, "locales", locale, "messages.json"), { throwIfNoEntry: false });
+    return !!po && (!json || json.mtimeMs < po.mtimeMs);
+  });
+  if (stale && !lingui(["compile", "--strict", "--namespace", "json"])) throw new Error("Build step failed: lingui compile --strict --namespace json");
+}
+
 /** Builds the PWA (and compiles the catalogs) only when a source is newer than the last build. */
 export async function buildIfNeeded(staticDir: string) {
   const stamp = path.join(staticDir, STAMP);

@@ -1,3 +1,4 @@
+import { compileServerCatalogsIfNeeded } from "./build";
 import { loadConfig } from "./config";
 import { createServer } from "./main";
 
@@ -9,6 +10,12 @@ import { createServer } from "./main";
  * the running ones back to the queue (bounded) and exits.
  */
 const config = loadConfig({ ...process.env, RUNNER: "on" });
+try {
+  compileServerCatalogsIfNeeded();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}
 const server = await createServer(config).catch((error) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
