@@ -10,15 +10,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reportFigures } from "../reliability";
 import { waitFor } from "./helpers";
 import { dropRedisPrefix, redisReachable, testRedisPrefix, testRedisUrl } from "./redis";
+import { startTestS3, type TestS3 } from "./s3-server";
 import { tusUpload } from "./tus";
 
 /**
  * Scale mode end to end (issue 19): ONE API process (RUNNER=off) and TWO worker processes started as
  * `npm run worker` starts them, all real child processes on PostgreSQL (DATABASE_URL, a database of
- * its own named cutroom_scale_…) and Redis (REDIS_URL, a key prefix of its own). Several projects go
- * through the real pipeline (real ffmpeg); one worker is killed with SIGKILL while it runs a job.
- * Every project still reaches Preview Ready exactly once (one preview render, one "Preview ready" push
- * written by whichever worker finished it), and the surviving worker took over the dead one's job.
+ * its own named cutroom_scale_…), Redis (REDIS_URL, a key prefix of its own) and an S3-compatible
+ * bucket (STORAGE=s3, Ceph's radosgw). Each process has a DATA_DIR of its own, as on separate machines:
+ * they share nothing but the database, the queue and the bucket. Several projects go through the real
+ * pipeline (real ffmpeg); one worker is killed with SIGKILL while it runs a job. Every project still
+ * reaches Preview Ready exactly once (one preview render in the bucket, one "Preview ready" push written
+ * by whichever worker finished it), the surviving worker took over the dead one's job, and no copy is
+ * left in a worker's cache (the killed one's is cleared when a worker starts again on its machine).
  */
 
 const root = path.resolve(__dirname, "../..");
@@ -71,7 +75,9 @@ if (skipReason) {
   });
 } else {
   describe("scale mode: one API process and two workers", () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-scale-"));
+    /** One DATA_DIR per process, as on three machines. */
+    const dataDirs = { api: fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-scale-api-")), a: fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-scale-a-")), b: fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-scale-b-")) };
+    let s3: TestS3 | undefined;
     const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-scale-logs-"));
     const database = `cutroom_scale_${process.pid}_${randomBytes(3).toString("hex")}`;
     const redisUrl = testRedisUrl();
@@ -95,8 +101,9 @@ if (skipReason) {
       }
     };
 
-    const env = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
+    const env = (dataDir: string, extra: Record<string, string>): NodeJS.ProcessEnv => ({
       ...process.env,
+      ...s3!.env(),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl(),
@@ -116,9 +123,9 @@ if (skipReason) {
       ...extra,
     });
 
-    const spawnNode = (name: string, entry: string, extra: Record<string, string>): ChildProcess => {
+    const spawnNode = (name: string, entry: string, dataDir: string, extra: Record<string, string>): ChildProcess => {
       const log = fs.openSync(path.join(logDir, `${name}.log`), "a");
-      const child = spawn(process.execPath, ["--import", "tsx", entry], { cwd: root, env: env(extra), stdio: ["ignore", log, log] });
+      const child = spawn(process.execPath, ["--import", "tsx", entry], { cwd: root, env: env(dataDir, extra), stdio: ["ignore", log, log] });
       fs.closeSync(log);
       children.push(child);
       return child;
@@ -136,19 +143,21 @@ if (skipReason) {
 
     beforeAll(async () => {
       await admin(`create database "${database}"`);
+      s3 = await startTestS3();
       const port = await freePort();
       base = `http://127.0.0.1:${port}`;
       // the API first: it migrates the new database before the workers open it
-      spawnNode("api", "server/main.ts", { PORT: String(port), RUNNER: "off" });
+      spawnNode("api", "server/main.ts", dataDirs.api, { PORT: String(port), RUNNER: "off" });
       await waitFor(async () => (await fetch(`${base}/api/v1/config`).then((r) => r.ok).catch(() => false)) || undefined, 90_000, 200);
-    }, 120_000);
+    }, 240_000);
 
     afterAll(async () => {
       for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       await Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once("exit", resolve)) : undefined)));
       await admin(`drop database if exists "${database}" with (force)`).catch(() => undefined);
       await dropRedisPrefix(redisUrl, prefix);
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await s3?.stop();
+      for (const dir of Object.values(dataDirs)) fs.rmSync(dir, { recursive: true, force: true });
       if (!process.env.KEEP_SCALE_LOGS) fs.rmSync(logDir, { recursive: true, force: true });
     }, 60_000);
 
@@ -162,7 +171,7 @@ if (skipReason) {
         body: JSON.stringify({ locale: "en", first_name: "Sam", last_name: "Lee", email, password, password_confirmation: password, terms: true }),
       });
       expect(register.status).toBe(201);
-      const outbox = path.join(dataDir, "outbox");
+      const outbox = path.join(dataDirs.api, "outbox");
       const mail = await waitFor(async () => {
         const files = fs.existsSync(outbox) ? fs.readdirSync(outbox) : [];
         return files.length ? JSON.parse(fs.readFileSync(path.join(outbox, files[0]!), "utf8")) : undefined;
@@ -199,15 +208,16 @@ if (skipReason) {
 
         // two workers, as `npm run worker` starts them
         const entry = workerEntry();
-        const a = spawnNode("worker-a", entry, {});
-        const b = spawnNode("worker-b", entry, {});
+        const a = spawnNode("worker-a", entry, dataDirs.a, {});
+        const b = spawnNode("worker-b", entry, dataDirs.b, {});
         const nameOf = (child: ChildProcess) => `${os.hostname()}#${child.pid}`;
 
-        // worker A is killed while it runs a project's job (not the shared ingest)
+        // worker A is killed while it runs a project's job (not the shared ingest) with an input in its cache
         const victim = await waitFor(async () => {
           const active = await bull.getActive();
-          return active.find((job) => job.processedBy === nameOf(a) && job.name !== "ingest-media") ?? undefined;
-        }, 120_000, 50);
+          const running = active.find((job) => job.processedBy === nameOf(a) && job.name !== "ingest-media");
+          return running && files(path.join(dataDirs.a, "s3-cache")).length > 0 ? running : undefined;
+        }, 180_000, 50);
         a.kill("SIGKILL");
         await new Promise((resolve) => a.once("exit", resolve));
         const victimId = (victim.data as { id: string }).id;
@@ -224,8 +234,11 @@ if (skipReason) {
 
         // exactly once: one "Preview ready" push per project (written by whichever worker finished it) and one preview render
         await new Promise((resolve) => setTimeout(resolve, 2 * LEASE_MS));
-        const pushDir = path.join(dataDir, "push-outbox");
-        const pushes = (fs.existsSync(pushDir) ? fs.readdirSync(pushDir) : []).map((f) => JSON.parse(fs.readFileSync(path.join(pushDir, f), "utf8")));
+        // pushes are written by the worker that finished a project, on its own machine
+        const pushes = [dataDirs.a, dataDirs.b].flatMap((dir) => {
+          const pushDir = path.join(dir, "push-outbox");
+          return (fs.existsSync(pushDir) ? fs.readdirSync(pushDir) : []).map((f) => JSON.parse(fs.readFileSync(path.join(pushDir, f), "utf8")));
+        });
         for (const id of projects) {
           const ready = pushes.filter((p) => p.payload?.url === `/projects/${id}/storyboard` && p.payload?.kind === "preview_ready");
           expect(ready, `project ${id}'s Preview ready pushes`).toHaveLength(1);
@@ -242,11 +255,24 @@ if (skipReason) {
         for (const job of completed) byWorker.set(job.processedBy ?? "?", (byWorker.get(job.processedBy ?? "?") ?? 0) + 1);
         expect(await bull.getFailedCount()).toBe(0);
         expect(await bull.getActiveCount()).toBe(0);
-        // one preview render per project in the shared store (the killed attempt's output was never committed)
+        // one preview render per project in the bucket (the killed attempt's output was never committed), and no media on a machine's disk
+        const keys = await s3!.keys("projects/");
         for (const id of projects) {
-          const renders = walk(path.join(dataDir, "store")).filter((f) => f.includes(`${path.sep}projects${path.sep}`) && f.split(path.sep).includes(String(id)) && fs.statSync(f).isFile() && !path.basename(f).includes(".part."));
+          const renders = keys.filter((key) => key.split("/")[2] === String(id) && /^preview-\d+\.mp4$/.test(key.split("/")[3] ?? ""));
           expect(renders, `project ${id}'s renders`).toHaveLength(1);
         }
+        for (const dir of Object.values(dataDirs)) expect(files(path.join(dir, "store")), `${dir}'s local store`).toEqual([]);
+        expect((await s3!.keys("media/")).some((key) => key.endsWith("/proxy.mp4")), "the proxy is in the bucket").toBe(true);
+
+        // nothing left in a worker's cache: the surviving worker's copies went when its jobs ended, and the
+        // killed worker's are cleared when a worker starts again on its machine
+        expect(files(path.join(dataDirs.b, "s3-cache")), "worker B's cache").toEqual([]);
+        expect(files(path.join(dataDirs.a, "s3-cache")).length, "the killed worker's cache before a restart").toBeGreaterThan(0);
+        const again = spawnNode("worker-a-again", entry, dataDirs.a, {});
+        await waitFor(async () => (files(path.join(dataDirs.a, "s3-cache")).length === 0 ? true : undefined), 60_000, 200);
+        again.kill("SIGTERM");
+        await new Promise((resolve) => again.once("exit", resolve));
+        expect(files(path.join(dataDirs.a, "s3-cache")), "worker A's cache after a restart").toEqual([]);
 
         // the data is in PostgreSQL, where all three processes wrote it
         const client = new pg.Client({ connectionString: databaseUrl() });
@@ -265,10 +291,11 @@ if (skipReason) {
   });
 }
 
-function walk(dir: string): string[] {
+/** The files (not folders) at any depth under `dir`. */
+function files(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    return entry.isDirectory() ? [full, ...walk(full)] : [full];
+    return entry.isDirectory() ? files(full) : [full];
   });
 }
