@@ -1,7 +1,8 @@
 /**
- * Issue 17: faces on sparse samples of a video. ffmpeg decodes `fps` frames a second, small, as raw RGB; a pool of
- * worker threads (face-worker.mjs: BlazeFace on TensorFlow.js's WebAssembly backend, all inside npm packages)
- * finds the faces on each. CPU only, no network.
+ * Issue 17: faces on sparse samples of a video. ffmpeg decodes `fps` frames a second, scaled to the detector's
+ * input (long side 256, the size BlazeFace was trained at; padded to its 16-pixel grid) as raw RGB, so no pixel
+ * is resized in JavaScript; a pool of worker threads (face-worker.mjs: BlazeFace on TensorFlow.js's WebAssembly
+ * backend, all inside npm packages) finds the faces on each. CPU only, no network.
  */
 import os from "node:os";
 import { fileURLToPath } from "node:url";
@@ -12,8 +13,8 @@ import { MediaAbortedError, streamFfmpeg, type RunLimits } from "./ffmpeg";
 export const FACE_DEFAULTS = Object.freeze({
   /** Samples a second (issue 17: 2–4 a second of footage). */
   fps: 2,
-  /** The long side of a sample in pixels (the detector looks at 256×256). */
-  longSide: 384,
+  /** The long side of a sample in pixels (BlazeFace's scale: smaller misses small faces, larger finds no more). */
+  longSide: 256,
   /** Lowest detector confidence kept. */
   minScore: 0.5,
   maxFaces: 10,
@@ -86,6 +87,9 @@ class DetectorThread {
   }
 }
 
+/** The detector's grid: its input's sides are multiples of this (the picture is padded to them). */
+const GRID = 16;
+
 /** Even pixel size of a sample whose long side is `longSide`, keeping the picture's shape. */
 export function sampleSize(width: number, height: number, longSide: number = FACE_DEFAULTS.longSide): { width: number; height: number } {
   const scale = longSide / Math.max(width, height, 1);
@@ -96,10 +100,10 @@ export function sampleSize(width: number, height: number, longSide: number = FAC
 /** The faces on `fps` samples a second of `file` (times in seconds of the file). */
 export async function detectFaces(file: string, options: FaceDetectOptions): Promise<FaceSample[]> {
   const fps = options.fps ?? FACE_DEFAULTS.fps;
-  // The detector squashes what it gets to a square: the picture goes in a square sample, padded (faces keep their shape).
+  // The picture keeps its shape, padded at the right and bottom to the detector's grid.
   const picture = sampleSize(options.width, options.height);
-  const width = Math.max(picture.width, picture.height);
-  const height = width;
+  const width = Math.ceil(picture.width / GRID) * GRID;
+  const height = Math.ceil(picture.height / GRID) * GRID;
   const sx = width / picture.width;
   const sy = height / picture.height;
   const frameBytes = width * height * 3;
