@@ -177,6 +177,10 @@ export const SMOOTHING = Object.freeze({
   margin: 0.15,
   /** A move shorter than this share of the frame is not made (no twitch), unless a face would be cut. */
   minMove: 0.02,
+  /** The path is decided this many times per sample interval (between samples the face is interpolated). */
+  ticksPerSample: 5,
+  /** A move lasts at most this many sample intervals, about half of it before the moment it is needed. */
+  rampSamples: 1,
 });
 
 export interface FollowInput {
@@ -187,15 +191,65 @@ export interface FollowInput {
   /** Tracks to keep in the picture (their boxes over time) and still boxes (drawn by hand). */
   tracks: readonly FaceTrack[];
   boxes: readonly Rect[];
-  /** The scene's span in the media (s) and the sample times to decide at. */
+  /** The scene's span in the media (s) and the detector's samples a second. */
   from: number;
   to: number;
   sampleFps: number;
 }
 
-/** The faces' union at `t`, or when it does not fit the window the first (most important) face alone. */
-function focusBox(input: FollowInput, t: number): Rect | null {
-  const boxes = [...input.tracks.map((tr) => boxAt(tr, t)).filter((b): b is Rect => b !== null), ...input.boxes];
+/** Where something is on one axis: from `lo` to `hi` (fractions of the frame). */
+type Span = [lo: number, hi: number];
+
+const slope = (a: TrackPoint, b: TrackPoint, edge: (r: Rect) => number) => (edge(b) - edge(a)) / Math.max(b.t - a.t, 1e-6);
+
+/**
+ * Where one edge of a track's box can be at `t`. Between two samples: from the straight line joining them to the
+ * corner path their neighbours' speeds draw (a face that turns between two samples overshoots their chord, by at
+ * most a quarter of the interval times the change of speed). Before the first and after the last sample: from
+ * holding still to going on at the speed it had, for at most `reach` seconds.
+ */
+function edgeSpan(points: readonly TrackPoint[], t: number, edge: (r: Rect) => number, reach: number): Span {
+  const first = points[0]!;
+  const last = points[points.length - 1]!;
+  const outside = (p: TrackPoint, speed: number, dt: number): Span => {
+    const moved = edge(p) + speed * Math.min(dt, reach);
+    return [Math.min(edge(p), moved), Math.max(edge(p), moved)];
+  };
+  if (t <= first.t) return outside(first, points.length > 1 ? -slope(first, points[1]!, edge) : 0, first.t - t);
+  if (t >= last.t) return outside(last, points.length > 1 ? slope(points[points.length - 2]!, last, edge) : 0, t - last.t);
+  let lo = 0;
+  let hi = points.length - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (points[mid]!.t <= t) lo = mid;
+    else hi = mid;
+  }
+  const a = points[lo]!;
+  const b = points[hi]!;
+  const dt = b.t - a.t;
+  const chordSpeed = slope(a, b, edge);
+  const before = lo > 0 ? slope(points[lo - 1]!, a, edge) : chordSpeed;
+  const after = hi + 1 < points.length ? slope(b, points[hi + 1]!, edge) : chordSpeed;
+  const chord = edge(a) + chordSpeed * (t - a.t);
+  const goingOn = edge(a) + before * (t - a.t);
+  const comingIn = edge(b) - after * (b.t - t);
+  const cap = (dt * (Math.abs(before - chordSpeed) + Math.abs(chordSpeed - after))) / 4;
+  const corner = clamp(before > after ? Math.min(goingOn, comingIn) : Math.max(goingOn, comingIn), chord - cap, chord + cap);
+  return [Math.min(chord, corner), Math.max(chord, corner)];
+}
+
+/** The region a track's face can be in at `t` (see edgeSpan), as a box. */
+function trackSpan(track: FaceTrack, t: number, reach: number): Rect {
+  const [left] = edgeSpan(track.points, t, (r) => r.x, reach);
+  const [, right] = edgeSpan(track.points, t, (r) => r.x + r.w, reach);
+  const [top] = edgeSpan(track.points, t, (r) => r.y, reach);
+  const [, bottom] = edgeSpan(track.points, t, (r) => r.y + r.h, reach);
+  return { x: left, y: top, w: right - left, h: bottom - top };
+}
+
+/** Where the faces are at `t`: their union, or when it does not fit the window the first (most important) face alone. */
+function focusBox(input: FollowInput, t: number, reach: number): Rect | null {
+  const boxes = [...input.tracks.filter((tr) => tr.points.length > 0).map((tr) => trackSpan(tr, t, reach)), ...input.boxes];
   if (boxes.length === 0) return null;
   const union = unionOf(boxes);
   if (union.w <= input.size.w && union.h <= input.size.h) return union;
@@ -208,80 +262,124 @@ function unionOf(boxes: readonly Rect[]): Rect {
   return { x, y, w: Math.max(...boxes.map((b) => b.x + b.w)) - x, h: Math.max(...boxes.map((b) => b.y + b.h)) - y };
 }
 
+const EPSILON = 1e-9;
+
 /**
- * Positions (one axis) where a window of `size` in [lo, hi] keeps [a, a + len] inside with `margin` on each side;
- * when the face (with its margin) is larger than the window, the one position that centres it.
+ * Positions (one axis) where a window of `size` in [lo, hi] keeps [a, a + len] inside with `margin` on each side
+ * (or, when that does not fit, with none). When even the face alone is larger than the window, the positions
+ * within `slack` of the one that centres it: the face is cut anyway, and the window does not chase it by less.
  */
-function allowed(a: number, len: number, margin: number, size: number, lo: number, hi: number): [number, number] {
-  const min = clamp(a + len + margin - size, lo, hi - size);
-  const max = clamp(a - margin, lo, hi - size);
-  if (min <= max) return [min, max];
+function allowed(a: number, len: number, margin: number, size: number, lo: number, hi: number, slack: number): Span {
+  for (const room of [margin, 0]) {
+    const min = clamp(a + len + room - size, lo, hi - size);
+    const max = clamp(a - room, lo, hi - size);
+    if (min <= max + EPSILON) return [min, Math.max(min, max)];
+  }
   const centred = clamp(a + len / 2 - size / 2, lo, hi - size);
-  return [centred, centred];
+  return [clamp(centred - slack, lo, hi - size), clamp(centred + slack, lo, hi - size)];
 }
 
 /**
- * The window's path over a scene: it stays still while the faces stay inside it (with a margin), and when they
- * would leave it moves in one straight stretch between two samples to centre them again, so it moves only when
- * the speaker does, never by less than `minMove`, and never cuts a face that fits. Every sample's faces are
- * known beforehand (the whole file was analysed), so a move starts early enough to be done by the sample that
- * needs it. Null when no face is known over the scene (the caller centres as before).
+ * The window's positions on one axis, one per tick, given where it may be at each tick and where it would centre the
+ * faces. It starts, and after each move lands, among the positions that stay allowed the longest from there (so it
+ * stays still as long as the faces let it), as near centring them as those allow (a punch-in goes towards the faces),
+ * and it moves only when it must: in a straight ramp of up to
+ * `rampTicks` that begins before the tick that needs it (the whole path is known beforehand) and keeps the faces
+ * inside on every tick of the way, never by less than `minMove` when the faces allow a longer one.
+ */
+function axisPath(ranges: readonly Span[], centred: readonly number[], rampTicks: number, minMove: number): number[] {
+  const n = ranges.length;
+  /** The positions that stay allowed the longest from tick `from`. */
+  const lasting = (from: number): Span => {
+    let [lo, hi] = ranges[from]!;
+    for (let i = from + 1; i < n; i++) {
+      const [a, b] = ranges[i]!;
+      if (Math.max(lo, a) > Math.min(hi, b) + EPSILON) break;
+      lo = Math.max(lo, a);
+      hi = Math.max(lo, Math.min(hi, b));
+    }
+    return [lo, hi];
+  };
+  const fits = (i: number, v: number) => v >= ranges[i]![0] - EPSILON && v <= ranges[i]![1] + EPSILON;
+  const landing = (i: number) => {
+    const [lo, hi] = lasting(i);
+    return { lo, hi, at: clamp(centred[i]!, lo, hi) };
+  };
+  const positions: number[] = [landing(0).at];
+  let settled = 0; // the last tick of the last move: a new one starts no earlier
+  for (let k = 1; k < n; k++) {
+    const here = positions[k - 1]!;
+    if (fits(k, here)) {
+      positions.push(here);
+      continue;
+    }
+    let done = false;
+    for (let ticks = Math.min(rampTicks, k - settled); ticks >= 1 && !done; ticks--) {
+      for (let end = Math.min(n - 1, k + (ticks >> 1)); end >= k && !done; end--) {
+        const start = end - ticks;
+        if (start < settled) continue;
+        const from = positions[start]!;
+        const { lo, hi, at } = landing(end);
+        let target = at;
+        // A short move is made longer (as far as the faces allow); the extra 1e-4 survives the keys' rounding.
+        if (Math.abs(target - from) < minMove) target = clamp(from + Math.sign(target - from || 1) * (minMove + 1e-4), lo, hi);
+        const ramp = Array.from({ length: ticks }, (_, j) => from + ((target - from) * (j + 1)) / ticks);
+        if (!ramp.every((v, j) => fits(start + 1 + j, v))) continue;
+        positions.length = start + 1;
+        positions.push(...ramp);
+        settled = end;
+        k = end;
+        done = true;
+      }
+    }
+  }
+  return positions;
+}
+
+/**
+ * The window's path over a scene. The whole file was analysed, so the path is planned with every sample known: on a
+ * grid finer than the samples it keeps the region each face can be in between two samples (a face that turns or
+ * runs between them included, see edgeSpan) inside the window with a margin, stays still while that holds, and moves
+ * in short straight ramps that start ahead of need (axisPath): it moves only when the speaker does, never by less
+ * than `minMove`, and never cuts a face that fits. Null when no face is known over the scene (the caller centres as
+ * before).
  */
 export function followFaces(input: FollowInput, options: Partial<typeof SMOOTHING> = {}): CropKey[] | null {
   const o = { ...SMOOTHING, ...options };
-  const step = 1 / Math.max(0.1, input.sampleFps);
-  const times: number[] = [];
-  for (let t = input.from; t < input.to; t += step) times.push(t);
-  times.push(input.to);
-  const focus = times.map((t) => focusBox(input, t));
-  if (focus.every((f) => f === null)) return null;
-  // Samples without a face hold the nearest one's focus.
-  const filled = focus.map((f, i) => f ?? nearest(focus, i)!);
+  const sampleSeconds = 1 / Math.max(0.1, input.sampleFps);
+  const count = Math.max(1, Math.ceil(((input.to - input.from) / sampleSeconds) * o.ticksPerSample - EPSILON));
+  const times = Array.from({ length: count + 1 }, (_, i) => input.from + ((input.to - input.from) * i) / count);
+  const focus = times.map((t) => focusBox(input, t, sampleSeconds));
+  if (focus.some((f) => f === null)) return null;
+  const boxes = focus as Rect[];
   const { w, h } = input.size;
   const within = input.within;
-  const axis = (pick: (r: Rect) => [number, number], size: number, lo: number, hi: number) => {
-    const ranges = filled.map((f) => {
-      const [a, len] = pick(f);
-      return allowed(a, len, len * o.margin, size, lo, hi);
-    });
-    const positions: number[] = [];
-    ranges.forEach(([min, max], i) => {
-      const before = positions[i - 1];
-      // The window centred on the faces, as far as they and the frame allow: a punch-in goes towards them.
-      const [a, len] = pick(filled[i]!);
-      const centred = clamp(a + len / 2 - size / 2, min, max);
-      if (before === undefined) return positions.push(centred);
-      if (before >= min - 1e-9 && before <= max + 1e-9) return positions.push(before);
-      // Out of the allowed range: centre the faces again (a move of at least minMove where the range allows).
-      let next = centred;
-      if (Math.abs(next - before) < o.minMove) next = clamp(before + Math.sign(next - before) * o.minMove, min, max);
-      return positions.push(next);
-    });
-    return positions;
-  };
-  const xs = w >= within.w - 1e-9 ? times.map(() => within.x) : axis((f) => [f.x, f.w], w, within.x, within.x + within.w);
-  const ys = h >= within.h - 1e-9 ? times.map(() => within.y) : axis((f) => [f.y, f.h], h, within.y, within.y + within.h);
-  // Keys only where the window changes course: the start, then both ends of every move.
+  const rampTicks = Math.max(1, Math.round(o.rampSamples * o.ticksPerSample));
+  const axis = (pick: (r: Rect) => [number, number], size: number, lo: number, hi: number) =>
+    axisPath(
+      boxes.map((f) => {
+        const [a, len] = pick(f);
+        return allowed(a, len, len * o.margin, size, lo, hi, o.minMove / 2);
+      }),
+      boxes.map((f) => {
+        const [a, len] = pick(f);
+        return a + len / 2 - size / 2;
+      }),
+      rampTicks,
+      o.minMove,
+    );
+  const xs = w >= within.w - EPSILON ? times.map(() => within.x) : axis((f) => [f.x, f.w], w, within.x, within.x + within.w);
+  const ys = h >= within.h - EPSILON ? times.map(() => within.y) : axis((f) => [f.y, f.h], h, within.y, within.y + within.h);
+  // Keys only where the window changes course: the start, where its speed changes on either axis, and the end
+  // unless it is still there (a path holds its last key).
   const keys: CropKey[] = [];
+  const speedChanges = (v: readonly number[], i: number) => Math.abs(v[i + 1]! - 2 * v[i]! + v[i - 1]!) > EPSILON;
   times.forEach((t, i) => {
-    const key = { t: round3(t - input.from), x: round4(xs[i]!), y: round4(ys[i]!) };
-    const prev = keys[keys.length - 1];
-    const next = i + 1 < times.length ? { x: round4(xs[i + 1]!), y: round4(ys[i + 1]!) } : null;
-    const still = prev && prev.x === key.x && prev.y === key.y;
-    const willMove = next && (next.x !== key.x || next.y !== key.y);
-    if (!prev || !still || willMove) keys.push(key);
+    if (i === 0 || i === times.length - 1 || speedChanges(xs, i) || speedChanges(ys, i)) keys.push({ t: round3(t - input.from), x: round4(xs[i]!), y: round4(ys[i]!) });
   });
+  const [before, last] = keys.slice(-2);
+  if (before && last && before.x === last.x && before.y === last.y) keys.pop();
   return keys;
-}
-
-function nearest<T>(values: readonly (T | null)[], index: number): T | null {
-  for (let d = 1; d < values.length; d++) {
-    const before = values[index - d];
-    if (before) return before;
-    const after = values[index + d];
-    if (after) return after;
-  }
-  return null;
 }
 
 const round3 = (v: number) => Math.round(v * 1000) / 1000;

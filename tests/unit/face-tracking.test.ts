@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { boxAt, facesOfRange, followFaces, iou, pathExpression, trackFaces, windowAt, type FaceSample, type FaceTrack } from "../../server/domain/faces";
 import { followedFraming } from "../../server/jobs/render-edit";
 import type { SceneRow } from "../../server/db/scenes";
+import { aspectCrop, punchIn, type Rect } from "../../server/domain/framing";
 import type { MediaInfo } from "../../server/media/probe";
 
 const det = (x: number, y: number, w = 0.1, h = 0.18, score = 0.9) => ({ x, y, w, h, score });
@@ -95,6 +96,80 @@ describe("following faces with the crop window", () => {
     const apart = trackFaces(samples(4, () => [det(0.05, 0.3), det(0.85, 0.3)]));
     const first = followFaces({ size, within: whole, tracks: apart, boxes: [], from: 0, to: 4, sampleFps: 2 })!;
     expect(inside(boxAt(apart[0]!, 1)!, windowAt(first, 1), size)).toBe(true);
+  });
+
+  /** A face whose centre follows `keys` (t, x) in straight legs, turning wherever the keys say (between samples too). */
+  const legs = (keys: [number, number][], w = 0.12, h = 0.21) => (t: number): Rect => {
+    const i = Math.max(0, keys.findIndex(([until]) => until >= t) - 1);
+    const [t0, x0] = keys[i]!;
+    const [t1, x1] = keys[Math.min(i + 1, keys.length - 1)]!;
+    const x = t1 > t0 ? x0 + (x1 - x0) * Math.min(1, Math.max(0, (t - t0) / (t1 - t0))) : x0;
+    return { x: x - w / 2, y: 0.3 + 0.02 * Math.sin(t), w, h };
+  };
+  /** Samples of a face at 2 a second over [0, seconds) (the detector's frames n / 2), with a little seeded noise. */
+  const sampled = (face: (t: number) => Rect, seconds: number): FaceSample[] =>
+    Array.from({ length: seconds * 2 }, (_, i) => {
+      const box = face(i / 2);
+      return { t: i / 2, faces: [det(box.x + 0.002 * Math.sin(i * 7.3), box.y + 0.002 * Math.cos(i * 5.1), box.w, box.h)] };
+    });
+  /** Frames (30 a second) with the face inside, and the window's moves (runs one way) with their lengths. */
+  function judge(path: ReturnType<typeof followFaces>, face: (t: number) => Rect, window: { w: number; h: number }, seconds: number) {
+    let inside = 0;
+    const moves: number[] = [];
+    let run = 0;
+    let direction = 0;
+    let previous = windowAt(path!, 0);
+    for (let f = 0; f < seconds * 30; f++) {
+      const at = windowAt(path!, f / 30);
+      const box = face(f / 30);
+      if (box.x >= at.x - 1e-6 && box.y >= at.y - 1e-6 && box.x + box.w <= at.x + window.w + 1e-6 && box.y + box.h <= at.y + window.h + 1e-6) inside++;
+      const dx = at.x - previous.x;
+      const dy = at.y - previous.y;
+      const step = Math.abs(dx) >= Math.abs(dy) ? dx : dy;
+      const now = Math.abs(step) < 1e-9 ? 0 : Math.sign(step);
+      if (now !== direction && direction !== 0) {
+        moves.push(run);
+        run = 0;
+      }
+      direction = now;
+      run += Math.hypot(dx, dy);
+      previous = at;
+    }
+    if (direction !== 0) moves.push(run);
+    return { inside: inside / (seconds * 30), moves };
+  }
+  const windows = {
+    "9:16": aspectCrop(16 / 9, 9 / 16, { x: 0.5, y: 0.5 }),
+    "1:1": aspectCrop(16 / 9, 1, { x: 0.5, y: 0.5 }),
+    "16:9 punch-in": punchIn(whole, { x: 0.5, y: 0.5 }),
+  };
+
+  for (const [name, window] of Object.entries(windows)) {
+    it(`keeps a face zigzagging across the frame in 2 s inside a ${name} window on every frame, turns between samples and the last half second included`, () => {
+      // Corners off the sample times (the chord between two samples cuts them), legs of 0.6 of the width in about 2 s.
+      const face = legs([[0, 0.15], [2.2, 0.8], [4.3, 0.17], [6.1, 0.75], [8.35, 0.15], [10, 0.6]]);
+      const tracks = trackFaces(sampled(face, 10));
+      expect(tracks).toHaveLength(1);
+      const path = followFaces({ size: window, within: whole, tracks, boxes: [], from: 0, to: 10, sampleFps: 2 })!;
+      const { inside, moves } = judge(path, face, window, 10);
+      expect(inside).toBe(1);
+      // A narrow window has to follow (the punch-in's 0.8 of the width holds the whole zigzag), in whole strides.
+      if (window.w < 0.6) expect(moves.length).toBeGreaterThan(0);
+      expect(moves.every((m) => m >= 0.02)).toBe(true);
+    });
+  }
+
+  it("stands still while the speaker stops between two fast walks, and follows each walk", () => {
+    const face = legs([[0, 0.15], [2, 0.75], [6, 0.75], [8, 0.15], [10, 0.15]]);
+    const tracks = trackFaces(sampled(face, 10));
+    const path = followFaces({ size: windows["9:16"], within: whole, tracks, boxes: [], from: 0, to: 10, sampleFps: 2 })!;
+    const { inside } = judge(path, face, windows["9:16"], 10);
+    expect(inside).toBe(1);
+    // From half a second after the stop to half a second before the next walk, not a pixel of movement.
+    const still = new Set(Array.from({ length: 31 }, (_, i) => windowAt(path, 2.5 + i / 10).x));
+    expect(still.size).toBe(1);
+    expect(windowAt(path, 4).x).toBeGreaterThan(0.45);
+    expect(windowAt(path, 9.5).x).toBeLessThan(0.2);
   });
 
   it("writes the path as a flat ffmpeg expression of t", () => {
