@@ -30,8 +30,11 @@ export const TRACKING = Object.freeze({
   maxGapSeconds: 2,
   /** A detection continues a track when their boxes overlap this much (intersection over union)… */
   minIou: 0.2,
-  /** …or when its centre is this close to the track's, in widths of the track's box (a face walking fast moves a width between samples). */
-  maxCentreDistance: 1.5,
+  /**
+   * …or when its centre is this close to the track's, or to where the track was heading, in widths of the track's
+   * box (a face crossing the frame in 2 s moves two widths between samples, and turns between them).
+   */
+  maxCentreDistance: 2.5,
   /** Tracks seen on fewer samples are dropped as false finds, unless the media had fewer samples than this. */
   minPoints: 2,
 });
@@ -46,9 +49,21 @@ export function iou(a: Rect, b: Rect): number {
 
 const centre = (r: Rect): Point => ({ x: r.x + r.w / 2, y: r.y + r.h / 2 });
 
+/** Where a track's centre would be at `t` going on at the speed between its last two points. */
+function heading(track: FaceTrack, t: number): Point {
+  const last = track.points[track.points.length - 1]!;
+  const before = track.points[track.points.length - 2];
+  const c = centre(last);
+  if (!before || last.t <= before.t) return c;
+  const p = centre(before);
+  const f = (t - last.t) / (last.t - before.t);
+  return { x: c.x + (c.x - p.x) * f, y: c.y + (c.y - p.y) * f };
+}
+
 /**
  * Follows faces across samples: each detection goes to the live track it overlaps most (IoU), or whose centre
- * is nearest within `maxCentreDistance` box widths; the best pairs are taken first, one detection per track.
+ * (where it was, or where it was heading at its last speed) is nearest within `maxCentreDistance` box widths; the
+ * best pairs are taken first, one detection per track.
  */
 export function trackFaces(samples: readonly FaceSample[], options: Partial<typeof TRACKING> = {}): FaceTrack[] {
   const o = { ...TRACKING, ...options };
@@ -61,8 +76,9 @@ export function trackFaces(samples: readonly FaceSample[], options: Partial<type
         const last = track.points[track.points.length - 1]!;
         const overlap = iou(last, face);
         const a = centre(last);
+        const ahead = heading(track, sample.t);
         const b = centre(face);
-        const distance = Math.hypot(a.x - b.x, a.y - b.y) / Math.max(last.w, face.w, 1e-6);
+        const distance = Math.min(Math.hypot(a.x - b.x, a.y - b.y), Math.hypot(ahead.x - b.x, ahead.y - b.y)) / Math.max(last.w, face.w, 1e-6);
         // Overlap ranks first; a centre match ranks below any overlap, nearer first.
         if (overlap >= o.minIou) pairs.push({ track, index, score: 1 + overlap });
         else if (distance <= o.maxCentreDistance) pairs.push({ track, index, score: 1 - distance / (o.maxCentreDistance + 1) });

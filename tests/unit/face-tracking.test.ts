@@ -34,6 +34,14 @@ describe("face tracking", () => {
     expect(b.points.every((p, i) => i === 0 || p.x < b.points[i - 1]!.x)).toBe(true);
   });
 
+  it("follows a small face crossing the frame in 2 s and turning back, at a sample and between two, as one track", () => {
+    // 0.7 of the width in 2 s: 0.175 (over two of its widths) between samples.
+    const x = (t: number) => (t <= 2 ? 0.1 + 0.35 * t : t <= 3.25 ? 0.8 - 0.35 * (t - 2) : 0.3625 + 0.35 * (t - 3.25));
+    const tracks = trackFaces(samples(5, (t) => [det(x(t), 0.3, 0.08, 0.14)]));
+    expect(tracks).toHaveLength(1);
+    expect(tracks[0]!.points).toHaveLength(11);
+  });
+
   it("bridges a missed detection, ends a track after a long gap and drops one-off false finds", () => {
     const found = samples(10, (t) => {
       if (t === 1.5) return [det(0.9, 0.9, 0.05, 0.05)]; // a false find, once; the real face is missed here
