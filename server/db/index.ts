@@ -26,6 +26,7 @@ import * as m0025 from "./migrations/0025_account_tokens";
 import * as m0026 from "./migrations/0026_checkout";
 import * as m0027 from "./migrations/0027_licences";
 import * as m0028 from "./migrations/0028_media_faces";
+import * as m0029 from "./migrations/0029_storyboard_version";
 
 /** Numbered migrations, in order. Add new ones at the end; never edit a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   "0026_checkout": m0026,
   "0027_licences": m0027,
   "0028_media_faces": m0028,
+  "0029_storyboard_version": m0029,
 };
 
 export type Db = Kysely<Database>;

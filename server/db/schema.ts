@@ -357,6 +357,8 @@ export interface ProjectsTable {
   applied_features: Generated<string>;
   /** SPEC §4 Needs-render: 1 after any edit since the last render request. */
   needs_render: Generated<number>;
+  /** Goes up with every write the storyboard's answer depends on (migration 0029's triggers). */
+  storyboard_version: Generated<number>;
   /** The size the last render was made at (issue 13: by tier, never above the source). Migration 0012. */
   export_width: Generated<number | null>;
   export_height: Generated<number | null>;

@@ -58,6 +58,7 @@ import { checkoutRoutes, localCheckoutPages } from "./resources/checkout";
 import { accountRoutes } from "./resources/account";
 import type { AccountSelfService } from "../services/account-self-service";
 import { licenceRoutes } from "./resources/licences";
+import { API_BROTLI_QUALITY, API_COMPRESS_THRESHOLD } from "./prepared-answers";
 
 export interface AppDeps {
   config: Config;
@@ -215,11 +216,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         if (route.routePath === PROGRESS_EVENTS_PATH || route.routePath.startsWith("/files/")) route.compress = false;
       });
       await api.register(compress, {
-        threshold: 1024,
+        threshold: API_COMPRESS_THRESHOLD,
         encodings: ["br", "gzip"],
         customTypes: /^(application\/(json|problem\+json|xml)|text\/(?!event-stream))/,
         // Quick enough for each answer; the default (11) is for build-time work.
-        brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } },
+        brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: API_BROTLI_QUALITY } },
       });
       userRoutes(api, hooks, deps.accounts);
       homeRoutes(api, hooks, deps);

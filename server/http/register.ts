@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { ErrorBody } from "../../api/errors";
 import { routes, type RouteName, type Routes } from "../../api/routes";
 import type { RouteDef } from "../../api/route";
+import { PreparedJson } from "./prepared-answers";
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -15,7 +16,9 @@ export interface HandlerInput<R extends RouteDef> {
   reply: FastifyReply;
 }
 
-export type Handler<N extends RouteName> = (input: HandlerInput<Routes[N]>) => Promise<z.input<Routes[N]["response"]>>;
+type Answer<R extends RouteDef> = z.input<R["response"]>;
+/** A handler answers the response, or the same made ready beforehand (prepared-answers.ts) for a read served often. */
+export type Handler<N extends RouteName> = (input: HandlerInput<Routes[N]>) => Promise<Answer<Routes[N]> | PreparedJson<Answer<Routes[N]>>>;
 export type Handlers<N extends RouteName> = { [K in N]: Handler<K> };
 
 export interface RouteHooks {
@@ -55,6 +58,7 @@ export function registerRoutes<N extends RouteName>(app: FastifyInstance, hooks:
           request,
           reply,
         });
+        if (result instanceof PreparedJson) return result.send(request, reply, successStatus);
         return reply.status(successStatus).send(result);
       },
     });

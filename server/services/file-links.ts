@@ -35,10 +35,13 @@ export function contentDisposition(fileName: string): string {
  * signed for one storage key. The api token never appears in a URL.
  */
 export function fileLinks(secret: string, basePath = "/api/v1/files") {
+  // Round the expiry so a page that polls gets the same URL (and the browser's cache) for a while.
+  const expiry = (now: number) => Math.ceil(now / 1000 / 3600) * 3600 + FILE_LINK_TTL_S;
   return {
+    /** When media links made at `now` expire: the same for an hour, so an answer kept that long holds fresh links. */
+    expiry,
     url(key: string, now = Date.now()): string {
-      // Round the expiry so a page that polls gets the same URL (and the browser's cache) for a while.
-      const expires = Math.ceil(now / 1000 / 3600) * 3600 + FILE_LINK_TTL_S;
+      const expires = expiry(now);
       return `${basePath}/${key}?expires=${expires}&signature=${sign(secret, `file|${key}|${expires}`)}`;
     },
     verify(key: string, expires: number, signature: string, now = Date.now()): boolean {

@@ -230,6 +230,17 @@ export function createScenes(deps: { db: Db; links: FileLinks }) {
   return {
     presentMany,
 
+    /**
+     * What a storyboard slice's answer depends on, in one cheap read: the project's storyboard_version (migration
+     * 0029's triggers move it with every write the answer shows) and the hour its media links are signed for.
+     * The owner's only, like the storyboard itself.
+     */
+    async storyboardStamp(userId: number, projectId: number): Promise<string> {
+      const project = await db.selectFrom("projects").select(["storyboard_version", "deleted_at"]).where("id", "=", projectId).where("user_id", "=", userId).executeTakeFirst();
+      if (!project || project.deleted_at) throw notFound("No such project");
+      return `${project.storyboard_version}:${deps.links.expiry(Date.now())}`;
+    },
+
     async storyboard(userId: number, projectId: number, offset: number, limit: number, ids?: number[]) {
       const project = await findProject(db, userId, projectId);
       if (!project || project.deleted_at) throw notFound("No such project");
