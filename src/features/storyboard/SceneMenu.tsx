@@ -1,3 +1,4 @@
+import { useState } from "react";
 import type { Key } from "react-aria-components";
 import { Button, Menu, MenuItem, MenuTrigger, Popover, Separator, SubmenuTrigger, Text } from "react-aria-components";
 import { Trans, useLingui } from "@lingui/react/macro";
@@ -29,7 +30,8 @@ export type SceneAction =
 
 /**
  * The card's less frequent actions, in a menu so the card stays compact (SPEC §2 Scene card). Items a
- * rule forbids stay listed, disabled, with the reason under them.
+ * rule forbids stay listed, disabled, with the reason under them. An open menu keeps the connection state
+ * it opened with (see SceneMenuItems); the storyboard checks the connection again when an item is chosen.
  */
 export function SceneMenu(props: SceneCardProps) {
   const { t } = useLingui();
@@ -49,8 +51,11 @@ export function SceneMenu(props: SceneCardProps) {
 }
 
 /** The menu itself: rendered only while open, so a closed menu costs a card nothing. */
-function SceneMenuItems({ scene, readOnly, muted, online, canPlay, canMoveEarlier, canMoveLater, onAction }: SceneCardProps) {
+function SceneMenuItems({ scene, readOnly, muted, online: onlineNow, canPlay, canMoveEarlier, canMoveLater, onAction }: SceneCardProps) {
   const { t, i18n } = useLingui();
+  // Frozen while the menu is open: on a flapping network, items gaining and losing their reason line would
+  // change the menu's height and move the items under the pointer (a click landing on the item below).
+  const [online] = useState(onlineNow);
   const number = scene.order;
   const hasText = scene.text.length > 0;
   const run = (key: Key) => onAction(String(key) as SceneAction, scene);

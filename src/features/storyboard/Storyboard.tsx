@@ -10,6 +10,7 @@ import { isFinished } from "../../lib/project-state";
 import { usePolling } from "../../app/usePolling";
 import { Button } from "../../ui/Button";
 import { ProgressBar } from "../../ui/ProgressBar";
+import { toast } from "../../ui/Toast";
 import { worker } from "../../worker";
 import { useReferencePlayer } from "../edit/reference-player";
 import { ClipsProjectDialog } from "./ClipsProjectDialog";
@@ -77,6 +78,9 @@ type OpenTool = { tool: SceneTool | "moveTo"; sceneId: number };
 
 const NO_EDITS: OutboxRow[] = [];
 
+/** Scene actions that need the server (structural edits, and the overlay library): disabled offline. */
+const NEEDS_CONNECTION: ReadonlySet<SceneAction> = new Set<SceneAction>(["split", "splitByLine", "duplicate", "addOverlay", "moveEarlier", "moveLater", "moveTo"]);
+
 function StoryboardView({ project, scenes, scenesLoaded, loading, loadFailed, loaded, total }: StoryboardViewProps) {
   const { t, i18n } = useLingui();
   const navigate = useNavigate();
@@ -121,8 +125,8 @@ function StoryboardView({ project, scenes, scenesLoaded, loading, loadFailed, lo
   );
 
   // Cards are memoised: their callbacks are stable and read the latest storyboard from here.
-  const latest = useRef({ scenes, shown, project, player });
-  latest.current = { scenes, shown, project, player };
+  const latest = useRef({ scenes, shown, project, player, online });
+  latest.current = { scenes, shown, project, player, online };
 
   const move = useCallback(
     (sceneId: number, gap: number) => {
@@ -135,8 +139,14 @@ function StoryboardView({ project, scenes, scenesLoaded, loading, loadFailed, lo
 
   const onAction = useCallback(
     (action: SceneAction, scene: Scene) => {
-      const { shown: listed, project: p, player: reference } = latest.current;
+      const { shown: listed, project: p, player: reference, online: connected } = latest.current;
       const index = listed.findIndex((s) => s.id === scene.id);
+      // An open scene menu keeps the connection state it opened with: an item chosen after the connection
+      // went is refused here, said so, and nothing is sent or opened.
+      if (!connected && NEEDS_CONNECTION.has(action)) {
+        toast({ variant: "danger", title: t`The scene was not changed`, description: t`Needs a connection.` });
+        return;
+      }
       switch (action) {
         case "play":
           return reference.playRange(scene.trim_start_raw, scene.trim_end_raw);
@@ -173,7 +183,7 @@ function StoryboardView({ project, scenes, scenesLoaded, loading, loadFailed, lo
           return setOpen({ tool: action, sceneId: scene.id });
       }
     },
-    [run, move, navigate],
+    [run, move, navigate, t],
   );
 
   const onSelectChange = useCallback((sceneId: number, on: boolean) => {
