@@ -2,7 +2,7 @@
  * Issue 17: faces on sparse samples of a video. ffmpeg decodes `fps` frames a second, scaled to the detector's
  * input (long side 256, the size BlazeFace was trained at; padded to its 16-pixel grid) as raw RGB, so no pixel
  * is resized in JavaScript; a pool of worker threads (face-worker.mjs: BlazeFace on TensorFlow.js's WebAssembly
- * backend, all inside npm packages) finds the faces on each. CPU only, no network.
+ * backend, all inside npm packages), kept warm between files, finds the faces on each. CPU only, no network.
  */
 import os from "node:os";
 import { fileURLToPath } from "node:url";
@@ -49,6 +49,8 @@ class DetectorThread {
   private readonly waiting = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>();
   readonly ready: Promise<void>;
   busy = 0;
+  /** It failed or ended: the pool starts another in its place. */
+  dead = false;
 
   constructor() {
     this.worker = new Worker(workerFile(), { workerData: { minScore: FACE_DEFAULTS.minScore, maxFaces: FACE_DEFAULTS.maxFaces } });
@@ -67,11 +69,21 @@ class DetectorThread {
       if (reply.error) waiter?.reject(new Error(`face detection failed: ${reply.error}`));
       else waiter?.resolve(reply);
     });
-    this.worker.on("error", (error) => {
+    const end = (error: Error) => {
+      this.dead = true;
       failed?.(error);
       for (const w of this.waiting.values()) w.reject(error);
       this.waiting.clear();
-    });
+    };
+    this.worker.on("error", end);
+    this.worker.on("exit", (code) => end(new Error(`face detector stopped (${code})`)));
+    this.ready.catch(() => void (this.dead = true));
+  }
+
+  /** Whether the thread keeps the process alive (only while a detection uses it). */
+  hold(held: boolean) {
+    if (held) this.worker.ref();
+    else this.worker.unref();
   }
 
   detect(id: number, width: number, height: number, pixels: Uint8Array): Promise<Reply> {
@@ -85,6 +97,35 @@ class DetectorThread {
   stop() {
     return this.worker.terminate();
   }
+}
+
+/**
+ * Warm detector threads, shared by the detections of one process: starting one (the WebAssembly module, the model,
+ * its first run) costs about as much CPU as 10 samples, so they are kept for a while after their last frame (the
+ * files of a project come one after another) and then stopped.
+ */
+const IDLE_MS = 20_000;
+const pool: DetectorThread[] = [];
+let users = 0;
+let idleTimer: NodeJS.Timeout | undefined;
+/** Message ids, unique across the detections sharing the threads. */
+let nextId = 0;
+
+function acquireThreads(count: number): DetectorThread[] {
+  clearTimeout(idleTimer);
+  users++;
+  for (let i = pool.length - 1; i >= 0; i--) if (pool[i]!.dead) pool.splice(i, 1);
+  while (pool.length < count) pool.push(new DetectorThread());
+  for (const thread of pool) thread.hold(true);
+  return pool.slice(0, count);
+}
+
+function releaseThreads(): void {
+  users--;
+  if (users > 0) return;
+  for (const thread of pool) thread.hold(false);
+  idleTimer = setTimeout(() => void Promise.all(pool.splice(0).map((thread) => thread.stop())), IDLE_MS);
+  idleTimer.unref();
 }
 
 /** The detector's grid: its input's sides are multiples of this (the picture is padded to them). */
@@ -108,7 +149,7 @@ export async function detectFaces(file: string, options: FaceDetectOptions): Pro
   const sy = height / picture.height;
   const frameBytes = width * height * 3;
   const count = Math.max(1, Math.min(options.workers ?? Math.min(2, os.availableParallelism()), 4));
-  const threads = Array.from({ length: count }, () => new DetectorThread());
+  const threads = acquireThreads(count);
   const samples: FaceSample[] = [];
   const pending: Promise<void>[] = [];
   let failure: unknown;
@@ -117,8 +158,10 @@ export async function detectFaces(file: string, options: FaceDetectOptions): Pro
     const run = streamFfmpeg(
       {
         inputs: [{ file, format: options.format, internal: options.internal }],
-        // Frames at exact sample times (t = n / fps), scaled small; no sound.
-        outputOptions: ["-map", "0:v:0", "-an", "-vf", `fps=${fps}:round=near,scale=${picture.width}:${picture.height}:flags=bilinear,pad=${width}:${height}:0:0:black`, "-f", "rawvideo", "-pix_fmt", "rgb24"],
+        // Frames at the sample times (t = n / fps), scaled small; no sound. The fps filter keeps the last frame that
+        // rounds to a sample, so rounding up makes it the one at or just before the sample (with `near` it was up to
+        // half a sample interval later: a walking face was found ahead of where it was at that time).
+        outputOptions: ["-map", "0:v:0", "-an", "-vf", `fps=${fps}:round=up,scale=${picture.width}:${picture.height}:flags=bilinear,pad=${width}:${height}:0:0:black`, "-f", "rawvideo", "-pix_fmt", "rgb24"],
         output: "-",
       },
       { threads: 1, signal: options.signal, timeoutMs: options.timeoutMs },
@@ -137,7 +180,7 @@ export async function detectFaces(file: string, options: FaceDetectOptions): Pro
       const pixels = new Uint8Array(frameBytes);
       pixels.set(frame);
       const job: Promise<void> = thread
-        .detect(n, width, height, pixels)
+        .detect(nextId++, width, height, pixels)
         .then((reply) => {
           samples.push({ t: n / fps, faces: (reply.faces ?? []).map((f) => ({ x: f.x * sx, y: f.y * sy, w: f.w * sx, h: f.h * sy, score: f.score })).filter((f) => f.w > 0 && f.h > 0 && f.x < 1 && f.y < 1) });
           options.onProgress?.(n / fps);
@@ -165,7 +208,7 @@ export async function detectFaces(file: string, options: FaceDetectOptions): Pro
     await Promise.all(pending);
     if (failure) throw failure;
   } finally {
-    await Promise.all(threads.map((t) => t.stop()));
+    releaseThreads();
   }
   return samples.sort((a, b) => a.t - b.t);
 }
