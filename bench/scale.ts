@@ -12,15 +12,19 @@
  * the projects; queue overhead < 50 ms a job; storyboard p99 < 50 ms at 200 requests/s in both modes.
  * Needs Redis (REDIS_URL, default redis://127.0.0.1:6379) and PostgreSQL (POSTGRES_URL, an admin URL,
  * default postgres://postgres@127.0.0.1:5432/postgres); every database, key prefix and folder it makes
- * is removed at the end (`--keep` keeps the data folders and their logs). `--projects=N` (default 6), `--seconds=N` of load (default 10), `--jobs=N` (200).
+ * is removed at the end (`--keep` keeps the data folders and their logs). `--projects=N` (default 6), `--seconds=N` of load (default 10), `--jobs=N` (200);
+ * `--only=storyboard` measures the storyboard API alone (the scale-mode API then gets one worker and one project).
+ * The load's own cost is printed beside it: the client's CPU (this process) and the API process's, per request.
  * Nothing here asserts a speed: it prints what it measured.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import { Queue as BullMQueue } from "bullmq";
 import pg from "pg";
 import { migrate, openDatabase, openSqlite, type Db } from "../server/db/index";
@@ -38,6 +42,7 @@ const arg = (name: string, fallback: number) => Number(process.argv.find((a) => 
 const PROJECTS = arg("projects", 6);
 const LOAD_SECONDS = arg("seconds", 10);
 const NOOP_JOBS = arg("jobs", 200);
+const ONLY_STORYBOARD = process.argv.includes("--only=storyboard");
 const RPS = 200;
 const SCENES = 250;
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -116,6 +121,16 @@ function spawnNode(setup: Setup, name: string, entry: string, extra: Record<stri
   return child;
 }
 
+/** Linux's USER_HZ, the unit of /proc/<pid>/stat's CPU times. */
+const CLOCK_TICKS = 100;
+
+/** CPU time a process has used so far (user + system, ms), from /proc. */
+function cpuMsOf(pid: number): number {
+  // utime and stime are stat's fields 14 and 15: 12 and 13 after the command's name and its closing parenthesis.
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -146,13 +161,13 @@ function makeSetup(label: string, env: Record<string, string>): Setup {
   };
 }
 
-/** Starts the API process of a setup; answers its base URL once it answers. */
-async function startApi(setup: Setup, extra: Record<string, string> = {}): Promise<string> {
+/** Starts the API process of a setup; answers its base URL once it answers, and its process id. */
+async function startApi(setup: Setup, extra: Record<string, string> = {}): Promise<{ base: string; pid: number }> {
   const port = await freePort();
-  spawnNode(setup, "api", "server/main.ts", { PORT: String(port), ...extra });
+  const child = spawnNode(setup, "api", "server/main.ts", { PORT: String(port), ...extra });
   const base = `http://127.0.0.1:${port}`;
   await waitFor(async () => ((await fetch(`${base}/api/v1/config`)).ok ? true : undefined), 120_000, 200);
-  return base;
+  return { base, pid: child.pid! };
 }
 
 async function startWorker(setup: Setup, name: string): Promise<ChildProcess> {
@@ -229,18 +244,62 @@ async function queueOverhead(queue: Queue): Promise<{ perJobMs: number; enqueueM
   return { perJobMs, enqueueMs };
 }
 
+interface LoadResult {
+  p50: number;
+  p99: number;
+  errors: number;
+  sent: number;
+  scenes: number;
+  serialP50: number;
+  /** CPU per request during the load: this process (the client) and the API process. */
+  clientCpuMs: number;
+  serverCpuMs: number;
+}
+
+/** Sockets the load client keeps open to the API (HTTP/1.1 keep-alive), as many browsers and a proxy would. */
+const LOAD_SOCKETS = 32;
+
+/**
+ * A client for one storyboard URL over node:http keep-alive sockets (fetch costs this machine several ms of CPU
+ * a request, which would measure the client): asks for brotli or gzip as a browser does and decodes the answer, so
+ * each request ends with the whole JSON in hand. Resolves with the status.
+ */
+function storyboardClient(url: string, token: string): () => Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: LOAD_SOCKETS });
+  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json", "content-length": "2", "accept-encoding": "gzip, deflate, br" };
+  const decode = (encoding: string | undefined, body: Buffer) => (encoding === "br" ? zlib.brotliDecompressSync(body) : encoding === "gzip" ? zlib.gunzipSync(body) : body);
+  return () =>
+    new Promise((resolve, reject) => {
+      const request = http.request(url, { method: "POST", agent, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("error", reject);
+        res.on("end", () => {
+          try {
+            JSON.parse(decode(res.headers["content-encoding"], Buffer.concat(chunks)).toString("utf8"));
+            resolve(res.statusCode ?? 0);
+          } catch (error) {
+            reject(error);
+          }
+        });
+      });
+      request.on("error", reject);
+      request.end("{}");
+    });
+}
+
 /** Open-loop load: a request every 1000/RPS ms for LOAD_SECONDS; latency from its scheduled start. */
-async function storyboardLoad(base: string, token: string, projectId: number): Promise<{ p50: number; p99: number; errors: number; sent: number; scenes: number; serialP50: number }> {
-  const url = `${base}/api/v1/projects/${projectId}/storyboard?offset=0&limit=${SCENES}`;
-  const init = { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: "{}" };
-  const first = (await (await fetch(url, init)).json()) as { timeline?: { scenes?: unknown[] } };
+async function storyboardLoad(api: { base: string; pid: number }, token: string, projectId: number): Promise<LoadResult> {
+  const url = `${api.base}/api/v1/projects/${projectId}/storyboard?offset=0&limit=${SCENES}`;
+  const first = (await (await fetch(url, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: "{}" })).json()) as { timeline?: { scenes?: unknown[] } };
   const scenes = first.timeline?.scenes?.length ?? 0;
-  for (let i = 0; i < 30; i++) await (await fetch(url, init)).arrayBuffer(); // warm-up
+  const post = storyboardClient(url, token);
+  for (let i = 0; i < 30; i++) await post(); // warm-up
   // one request at a time first: the service time, without any queueing
   const serial: number[] = [];
   for (let i = 0; i < 30; i++) {
     const t = performance.now();
-    await (await fetch(url, init)).arrayBuffer();
+    await post();
     serial.push(performance.now() - t);
   }
   serial.sort((a, b) => a - b);
@@ -248,6 +307,8 @@ async function storyboardLoad(base: string, token: string, projectId: number): P
   let errors = 0;
   const total = RPS * LOAD_SECONDS;
   const interval = 1000 / RPS;
+  const clientCpu = process.cpuUsage();
+  const serverCpu = cpuMsOf(api.pid);
   const start = performance.now();
   const pending: Promise<void>[] = [];
   for (let i = 0; i < total; i++) {
@@ -255,19 +316,20 @@ async function storyboardLoad(base: string, token: string, projectId: number): P
     const wait = due - performance.now();
     if (wait > 1) await sleep(wait);
     pending.push(
-      fetch(url, init)
-        .then(async (res) => {
-          await res.arrayBuffer();
-          if (!res.ok) errors++;
+      post()
+        .then((status) => {
+          if (status !== 200) errors++;
           latencies.push(performance.now() - due);
         })
         .catch(() => void errors++),
     );
   }
   await Promise.all(pending);
+  const client = process.cpuUsage(clientCpu);
+  const serverCpuMs = (cpuMsOf(api.pid) - serverCpu) / total;
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-  return { p50: at(0.5), p99: at(0.99), errors, sent: total, scenes, serialP50: serial[Math.floor(serial.length / 2)]! };
+  return { p50: at(0.5), p99: at(0.99), errors, sent: total, scenes, serialP50: serial[Math.floor(serial.length / 2)]!, clientCpuMs: (client.user + client.system) / 1000 / total, serverCpuMs };
 }
 
 /** The project copied to SCENES scenes straight in its database (as bench:storyboard seeds). */
@@ -275,11 +337,16 @@ async function seedStoryboard(db: Db, sourceId: number): Promise<number> {
   return copyProject({ server: { db } } as unknown as BenchServer, sourceId, SCENES, `Storyboard ${SCENES}`);
 }
 
-async function main(): Promise<void> {
-  fs.mkdirSync(BENCH_DIR, { recursive: true });
-  console.log(`bench:scale — ${os.cpus().length} cores, ${PROJECTS} projects a setup, ${NOOP_JOBS} no-op jobs, ${RPS} requests/s for ${LOAD_SECONDS} s, ${SCENES}-scene storyboards\n`);
+/** The scale-mode API process the storyboard is read from, with its processed project. */
+interface ScaleApi {
+  api: { base: string; pid: number };
+  token: string;
+  databaseUrl: string;
+  sourceId: number;
+}
 
-  // 1. queue overhead, local adapter (baseline) then BullMQ
+/** 1. queue overhead, local adapter (baseline) then BullMQ */
+async function queueOverheads(): Promise<void> {
   const sqliteFile = path.join(BENCH_DIR, `queue-${run}.sqlite`);
   cleanups.push(async () => {
     for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(`${sqliteFile}${suffix}`, { force: true });
@@ -296,21 +363,29 @@ async function main(): Promise<void> {
   console.log("Queue overhead (no-op jobs, one at a time)");
   console.log(`  local (SQLite jobs table): ${fmt(local.perJobMs, 2)} ms a job (enqueue ${fmt(local.enqueueMs, 2)} ms)`);
   console.log(`  bullmq (Redis):            ${fmt(bull.perJobMs, 2)} ms a job (enqueue ${fmt(bull.enqueueMs, 2)} ms) = ${fmt(bull.perJobMs / local.perJobMs, 2)}× local; target < ${TARGETS.overheadMs} ms: ${bull.perJobMs < TARGETS.overheadMs ? "met" : "MISSED"}\n`);
+}
 
-  // 2. projects per hour, 1 then 2 workers, each on a fresh database and key prefix
+/** One scale-mode API process (RUNNER=off) and `workers` worker processes on a fresh database and key prefix, `projects` made through them. */
+async function scaleSetup(workers: number, projects: number) {
+  const databaseUrl = await freshDatabase(`w${workers}`);
+  const prefix = `cutroom-bench-${run}-w${workers}`;
+  cleanups.push(() => dropPrefix(prefix));
+  const setup = makeSetup(`w${workers}`, { DATABASE_URL: databaseUrl, REDIS_URL, REDIS_PREFIX: prefix, RUNNER: "off" });
+  const api = await startApi(setup);
+  const token = await signUp(api.base, setup.dataDir);
+  const started: ChildProcess[] = [];
+  for (let i = 1; i <= workers; i++) started.push(await startWorker(setup, `worker-${i}`));
+  const mediaId = await readyMedia(api.base, token);
+  const { ids, seconds } = await createProjects(api.base, token, mediaId, projects);
+  return { scale: { api, token, databaseUrl, sourceId: ids[0]! } satisfies ScaleApi, seconds, prefix, workers: started };
+}
+
+/** 2. projects per hour, 1 then 2 workers; answers the 2-worker setup's API for the storyboard part. */
+async function projectsPerHour(): Promise<ScaleApi> {
   const rates: Record<number, { perHour: number; shares: Map<string, number>; seconds: number }> = {};
-  let scaleApi: { base: string; token: string; databaseUrl: string; sourceId: number } | undefined;
+  let scaleApi: ScaleApi | undefined;
   for (const workers of [1, 2]) {
-    const databaseUrl = await freshDatabase(`w${workers}`);
-    const prefix = `cutroom-bench-${run}-w${workers}`;
-    cleanups.push(() => dropPrefix(prefix));
-    const setup = makeSetup(`w${workers}`, { DATABASE_URL: databaseUrl, REDIS_URL, REDIS_PREFIX: prefix, RUNNER: "off" });
-    const base = await startApi(setup);
-    const token = await signUp(base, setup.dataDir);
-    const started: ChildProcess[] = [];
-    for (let i = 1; i <= workers; i++) started.push(await startWorker(setup, `worker-${i}`));
-    const mediaId = await readyMedia(base, token);
-    const { ids, seconds } = await createProjects(base, token, mediaId, PROJECTS);
+    const { scale, seconds, prefix, workers: started } = await scaleSetup(workers, PROJECTS);
     const bullmq = new BullMQueue("jobs", { connection: { url: REDIS_URL, maxRetriesPerRequest: null }, prefix });
     const shares = new Map<string, number>();
     for (const job of await bullmq.getCompleted(0, 10_000)) {
@@ -318,7 +393,7 @@ async function main(): Promise<void> {
     }
     await bullmq.close();
     rates[workers] = { perHour: (PROJECTS / seconds) * 3600, shares, seconds };
-    if (workers === 2) scaleApi = { base, token, databaseUrl, sourceId: ids[0]! };
+    if (workers === 2) scaleApi = scale;
     else for (const child of [...started]) await stopChild(child);
     if (workers === 1) for (const child of children.filter((c) => c.exitCode === null)) await stopChild(child);
   }
@@ -330,27 +405,38 @@ async function main(): Promise<void> {
   console.log(`  1 worker:  ${fmt(one.perHour, 0)} projects/h (${PROJECTS} in ${fmt(one.seconds)} s)`);
   console.log(`  2 workers: ${fmt(two.perHour, 0)} projects/h (${PROJECTS} in ${fmt(two.seconds)} s) = ${fmt(two.perHour / one.perHour, 2)}× 1 worker; target ≥ ${TARGETS.twoWorkersRatio}×: ${two.perHour / one.perHour >= TARGETS.twoWorkersRatio ? "met" : "MISSED"}`);
   console.log(`  each worker's share of the projects: ${shareLine(two)}; target ≥ ${100 * TARGETS.share} % each: ${minShare >= TARGETS.share ? "met" : "MISSED"}\n`);
+  return scaleApi!;
+}
 
-  // 3. storyboard latency: single process on SQLite (baseline), then the scale-mode API process
+/** 3. storyboard latency: single process on SQLite (baseline), then the scale-mode API process */
+async function storyboardLatency(scaleApi: ScaleApi): Promise<void> {
   const single = makeSetup("single", {});
-  const singleBase = await startApi(single);
-  const singleToken = await signUp(singleBase, single.dataDir);
-  const singleMedia = await readyMedia(singleBase, singleToken);
-  const singleSource = (await createProjects(singleBase, singleToken, singleMedia, 1)).ids[0]!;
+  const singleApi = await startApi(single);
+  const singleToken = await signUp(singleApi.base, single.dataDir);
+  const singleMedia = await readyMedia(singleApi.base, singleToken);
+  const singleSource = (await createProjects(singleApi.base, singleToken, singleMedia, 1)).ids[0]!;
   const singleDb = openSqlite(path.join(single.dataDir, "cutroom.sqlite"));
   const singleProject = await seedStoryboard(singleDb, singleSource);
   await singleDb.destroy();
-  const singleLoad = await storyboardLoad(singleBase, singleToken, singleProject);
-  const scaleDb = openDatabase({ databaseUrl: scaleApi!.databaseUrl, databaseFile: "" });
-  const scaleProject = await seedStoryboard(scaleDb, scaleApi!.sourceId);
+  const singleLoad = await storyboardLoad(singleApi, singleToken, singleProject);
+  const scaleDb = openDatabase({ databaseUrl: scaleApi.databaseUrl, databaseFile: "" });
+  const scaleProject = await seedStoryboard(scaleDb, scaleApi.sourceId);
   await scaleDb.destroy();
-  const scaleLoad = await storyboardLoad(scaleApi!.base, scaleApi!.token, scaleProject);
+  const scaleLoad = await storyboardLoad(scaleApi.api, scaleApi.token, scaleProject);
   console.log(`Storyboard API, POST /projects/:id/storyboard (${SCENES} scenes an answer) at ${RPS} requests/s for ${LOAD_SECONDS} s`);
   for (const [label, load] of [["single process, SQLite", singleLoad], ["scale mode, PostgreSQL + Redis", scaleLoad]] as const) {
     console.log(`  ${label}: p50 ${fmt(load.p50)} ms, p99 ${fmt(load.p99)} ms (${load.scenes} scenes, ${load.errors} errors of ${load.sent}); target p99 < ${TARGETS.p99Ms} ms: ${load.p99 < TARGETS.p99Ms && load.errors === 0 ? "met" : "MISSED"}`);
-    console.log(`    one request at a time: p50 ${fmt(load.serialP50)} ms, i.e. at most ~${fmt(1000 / load.serialP50, 0)} requests/s on one core before answers queue`);
+    console.log(`    one request at a time: p50 ${fmt(load.serialP50)} ms; CPU a request under load: API process ${fmt(load.serverCpuMs, 2)} ms, load client ${fmt(load.clientCpuMs, 2)} ms`);
   }
   console.log(`  scale / single: p50 ${fmt(scaleLoad.p50 / singleLoad.p50, 2)}×, p99 ${fmt(scaleLoad.p99 / singleLoad.p99, 2)}×`);
+}
+
+async function main(): Promise<void> {
+  fs.mkdirSync(BENCH_DIR, { recursive: true });
+  console.log(`bench:scale — ${os.cpus().length} cores, ${PROJECTS} projects a setup, ${NOOP_JOBS} no-op jobs, ${RPS} requests/s for ${LOAD_SECONDS} s, ${SCENES}-scene storyboards${ONLY_STORYBOARD ? " (storyboard API only)" : ""}\n`);
+  if (ONLY_STORYBOARD) return storyboardLatency((await scaleSetup(1, 1)).scale);
+  await queueOverheads();
+  await storyboardLatency(await projectsPerHour());
 }
 
 try {
