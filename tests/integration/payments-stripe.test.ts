@@ -657,7 +657,7 @@ describe("webhooks", () => {
 });
 
 describe("secrets", () => {
-  it("a real server logging at info level never writes the Stripe keys, even when Stripe fails", async () => {
+  it("a real server logging at info level never writes the Stripe keys, even when Stripe fails", { timeout: 120_000 }, async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cutroom-stripe-logs-"));
     const logFile = path.join(dataDir, "..", `cutroom-stripe-logs-${process.pid}.log`);
     const port = 20_000 + Math.floor(Math.random() * 20_000);
