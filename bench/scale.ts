@@ -423,7 +423,7 @@ async function storyboardLatency(scaleApi: ScaleApi): Promise<void> {
   const scaleProject = await seedStoryboard(scaleDb, scaleApi.sourceId);
   await scaleDb.destroy();
   const scaleLoad = await storyboardLoad(scaleApi.api, scaleApi.token, scaleProject);
-  console.log(`Storyboard API, POST /projects/:id/storyboard (${SCENES} scenes an answer) at ${RPS} requests/s for ${LOAD_SECONDS} s`);
+  console.log(`Storyboard API, POST /projects/:id/storyboard (${SCENES} scenes an answer) at ${RPS} requests/s for ${LOAD_SECONDS} s; machine load average ${os.loadavg().map((l) => fmt(l, 1)).join(" / ")} (1/5/15 min) on ${os.cpus().length} cores`);
   for (const [label, load] of [["single process, SQLite", singleLoad], ["scale mode, PostgreSQL + Redis", scaleLoad]] as const) {
     console.log(`  ${label}: p50 ${fmt(load.p50)} ms, p99 ${fmt(load.p99)} ms (${load.scenes} scenes, ${load.errors} errors of ${load.sent}); target p99 < ${TARGETS.p99Ms} ms: ${load.p99 < TARGETS.p99Ms && load.errors === 0 ? "met" : "MISSED"}`);
     console.log(`    one request at a time: p50 ${fmt(load.serialP50)} ms; CPU a request under load: API process ${fmt(load.serverCpuMs, 2)} ms, load client ${fmt(load.clientCpuMs, 2)} ms`);
