@@ -1,5 +1,6 @@
 import type { Remote } from "comlink";
 import type { Actions } from "../workers/actions";
+import { loadMirror } from "./db/mirror";
 
 type SyncWorker = Remote<Actions>;
 let remote: Promise<SyncWorker> | undefined;
@@ -17,7 +18,8 @@ function start(): Promise<SyncWorker> {
     });
     window.addEventListener("online", () => void wrapped.syncOutbox());
     // Whatever starts the worker, it first reads the server's set-up (and, signed in, the user) into the mirror.
-    booted = wrapped.boot();
+    // Booted, the worker has made the mirror: views that showed a visitor's page without it start watching it.
+    booted = wrapped.boot().finally(() => void loadMirror());
     return wrapped;
   });
   return remote;

@@ -1,10 +1,9 @@
 import { Workbox } from "workbox-window";
 import { i18n } from "../i18n";
 import { msg } from "@lingui/core/macro";
-import { db } from "../db";
+import { currentUser, whenMirror } from "../db/mirror";
 import { toast } from "../ui/Toast";
 import { worker } from "../worker";
-import { liveQuery } from "dexie";
 
 /** A tab left open for days still hears about new versions. */
 const UPDATE_CHECK_MS = 60 * 60_000;
@@ -54,7 +53,7 @@ export function registerServiceWorker() {
     const { projectId } = event.data;
     void (async () => {
       // Signed out: no token to ask with (and a 401 would sign out again).
-      if (await db.currentUser()) await worker.refreshProject(projectId);
+      if (await currentUser()) await worker.refreshProject(projectId);
     })();
   });
 
@@ -62,10 +61,13 @@ export function registerServiceWorker() {
     registration = reg;
     if (!reg) return;
     // Web Push concerns a signed-in user: its module loads once someone is (issue 18: not on the sign-in page's first load).
-    const signedIn = liveQuery(() => db.currentUser()).subscribe((user) => {
-      if (!user) return;
-      signedIn.unsubscribe();
-      void import("./push").then((push) => push.watchDevice());
+    // The mirror (and Dexie) is there once someone has signed in on this browser (issue 18).
+    whenMirror(({ db, liveQuery }) => {
+      const signedIn = liveQuery(() => db.currentUser()).subscribe((user) => {
+        if (!user) return;
+        signedIn.unsubscribe();
+        void import("./push").then((push) => push.watchDevice());
+      });
     });
     setInterval(() => void reg.update().catch(() => undefined), UPDATE_CHECK_MS);
   });

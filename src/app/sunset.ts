@@ -1,4 +1,4 @@
-import { db } from "../db";
+import { openMirrorIfAny, publicConfig } from "../db/mirror";
 
 /**
  * SPEC §2 "Navigation reset", a sunset mode that is off unless SUNSET_REDIRECT_URL is set:
@@ -14,14 +14,14 @@ export async function sunsetReset(target: string, go: (url: string) => void = (u
       const name = cookie.split("=")[0]?.trim();
       if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
     }
-    await db.signOutLocally();
+    await (await openMirrorIfAny())?.db.signOutLocally();
   } finally {
     go(target);
   }
 }
 
 export async function sunsetIfConfigured(go?: (url: string) => void): Promise<boolean> {
-  const target = (await db.config())?.sunsetRedirectUrl;
+  const target = (await publicConfig())?.sunsetRedirectUrl;
   if (!target) return false;
   await sunsetReset(target, go);
   // Hold the navigation: the browser is leaving.

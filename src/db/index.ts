@@ -1,8 +1,8 @@
-import Dexie, { type EntityTable, type Table } from "dexie";
+import Dexie, { liveQuery, type EntityTable, type Table } from "dexie";
+import { DB_NAME, mirrorLoaded, pageConfig } from "./mirror";
 import type { User } from "../../api/user";
 import type { PublicConfig } from "../../api/config";
 import type { HomeFeed } from "../../api/home";
-import { PAGE_CONFIG_ID } from "../../api/page-config";
 import type { PendingEmail } from "../../api/account";
 import type { LibraryItem, LibraryTab, MediaFile, MediaKind } from "../../api/media";
 import type { Scene } from "../../api/scenes";
@@ -227,27 +227,9 @@ export interface WordsRow {
   fetchedAt: string;
 }
 
-export const DB_NAME = "cutroom";
+export { DB_NAME };
 
 /** The IndexedDB mirror. Views read it with useLiveQuery; the sync worker writes it. */
-let pageConfigRead: PublicConfig | null | undefined;
-/**
- * The set-up the server embeds in the app shell (`<script id="cutroom-config" type="application/json">`),
- * so a first visit renders without waiting for the sync worker. Absent in the worker and in a shell the
- * service worker cached; then the mirror's copy (written by the worker's boot) is the one.
- */
-function pageConfig(): PublicConfig | null {
-  if (pageConfigRead === undefined) {
-    const text = typeof document === "undefined" ? null : document.getElementById(PAGE_CONFIG_ID)?.textContent;
-    try {
-      pageConfigRead = text ? (JSON.parse(text) as PublicConfig) : null;
-    } catch {
-      pageConfigRead = null;
-    }
-  }
-  return pageConfigRead;
-}
-
 export class CutroomDb extends Dexie {
   users!: EntityTable<UserRow, "key">;
   auth!: EntityTable<AuthRow, "key">;
@@ -331,3 +313,6 @@ export class CutroomDb extends Dexie {
 }
 
 export const db = new CutroomDb();
+
+// Views that watch the mirror without importing Dexie themselves (src/app/hooks.ts) start now.
+mirrorLoaded({ db, liveQuery });

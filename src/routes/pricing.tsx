@@ -1,6 +1,6 @@
 import { createFileRoute } from "@tanstack/react-router";
 import { Trans } from "@lingui/react/macro";
-import { db } from "../db";
+import { publicConfig } from "../db/mirror";
 import { PricingView } from "../features/billing/PricingView";
 
 /**
@@ -9,7 +9,7 @@ import { PricingView } from "../features/billing/PricingView";
  */
 export const Route = createFileRoute("/pricing")({
   beforeLoad: async () => {
-    const target = (await db.config())?.links.pricing;
+    const target = (await publicConfig())?.links.pricing;
     if (target) window.location.replace(target);
     return { external: !!target };
   },

@@ -1,5 +1,5 @@
 import { redirect } from "@tanstack/react-router";
-import { db } from "../../db";
+import { publicConfig } from "../../db/mirror";
 
 /**
  * The register routes' search and guard, apart from RegisterView so the route tree (in the first bundle)
@@ -10,5 +10,5 @@ export const registerSearch = (search: Record<string, unknown>): { irclickid?: s
 
 /** Registration is hidden on the beta host (SPEC §2). */
 export async function refuseOnBetaHost() {
-  if ((await db.config())?.betaHost) throw redirect({ to: "/login" });
+  if ((await publicConfig())?.betaHost) throw redirect({ to: "/login" });
 }

@@ -1,11 +1,11 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { db } from "../../db";
+import { currentUser, publicConfig } from "../../db/mirror";
 import { AccountView } from "../../features/account/AccountView";
 import { externalBillingRedirect } from "../../features/account/billing-redirect";
 
 export const Route = createFileRoute("/_app/account")({
   beforeLoad: async () => {
-    const [config, user] = await Promise.all([db.config(), db.currentUser()]);
+    const [config, user] = await Promise.all([publicConfig(), currentUser()]);
     const target = externalBillingRedirect(config, user);
     if (target) window.location.replace(target);
   },
