@@ -1,7 +1,8 @@
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { apiToken, createUser, processedProject, signIn, userApi } from "./helpers";
+import config from "../../playwright.config";
+import { apiToken, createUser, outboxMailTo, processedProject, signIn, translation, userApi } from "./helpers";
 
 /**
  * Issue 18: axe-core finds no WCAG 2.0/2.1 A and AA violation on any main page or dialog, signed out and
@@ -162,5 +163,227 @@ test("a processed project's preview, storyboard (tools, transcript), options, mu
     await expect(page.getByRole("heading", { name: "Accessible talk" })).toBeVisible();
     await page.waitForLoadState("networkidle");
     await expectAccessible(page, label);
+  }
+});
+
+test("forgot-password, reset-password and verify-email have no accessibility violations", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const { email } = await createUser(request);
+  await page.goto("/forgot-password");
+  await expect(page.getByRole("heading", { name: "Reset password" })).toBeVisible();
+  await expectAccessible(page, "/forgot-password");
+  await page.getByRole("button", { name: "Send reset link" }).click();
+  await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
+  await expectAccessible(page, "/forgot-password with an error");
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Send reset link" }).click();
+  await expect(page.getByRole("status")).toContainText("If an account uses this address");
+  await expectAccessible(page, "/forgot-password, link sent");
+
+  const mail = await expect.poll(async () => (await outboxMailTo(email)).subject).toBe("Reset your Cutroom password").then(() => outboxMailTo(email));
+  await page.goto(mail.links[0]!);
+  await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
+  await expectAccessible(page, "/reset-password");
+  await page.getByLabel("New password", { exact: true }).fill("short");
+  await page.getByLabel("Confirm new password").fill("different");
+  await page.getByRole("button", { name: "Save new password" }).click();
+  await expect(page.getByText("Passwords are different")).toBeVisible();
+  await expectAccessible(page, "/reset-password with errors");
+  await page.goto("/reset-password?token=not-a-token");
+  await page.getByLabel("New password", { exact: true }).fill("reset-pass-42");
+  await page.getByLabel("Confirm new password").fill("reset-pass-42");
+  await page.getByRole("button", { name: "Save new password" }).click();
+  await expect(page.getByRole("alert")).toContainText("This password reset link has expired or was already used");
+  await expectAccessible(page, "/reset-password, link expired");
+
+  const unverified = await createUser(request, { verified: false });
+  await signIn(page, unverified.email);
+  await expect(page).toHaveURL(/\/verify-email/);
+  await expect(page.getByRole("button", { name: "Resend email" })).toBeVisible();
+  await expectAccessible(page, "/verify-email, waiting");
+  await page.getByRole("button", { name: "Resend email" }).click();
+  await expect(page.getByText("Check your mailbox")).toBeVisible();
+  await expectAccessible(page, "/verify-email with its toast");
+  for (const [status, note] of [
+    ["expired", "This confirmation link has expired"],
+    ["invalid", "This confirmation link is not valid"],
+  ] as const) {
+    await page.goto(`/verify-email?status=${status}`);
+    await expect(page.getByRole("alert")).toContainText(note);
+    await expectAccessible(page, `/verify-email?status=${status}`);
+  }
+  await page.getByRole("button", { name: "Use another account" }).click();
+  await page.waitForURL((u) => u.pathname === "/login");
+  await page.goto("/verify-email?status=verified");
+  await expect(page.getByRole("status")).toContainText("Your email is confirmed.");
+  await expectAccessible(page, "/verify-email?status=verified (signed out)");
+});
+
+test("the split, split-by-line and faces dialogs, a share page, and the main pages in German, Portuguese and at phone width have no accessibility violations", async ({ page, request, browser, baseURL }) => {
+  test.setTimeout(720_000);
+  const { email } = await createUser(request);
+  const token = await apiToken(request, email);
+  const api = userApi(request, token);
+  const auth = { authorization: `Bearer ${token}` };
+  const id = await processedProject(api, baseURL!, token, "Accessible talk");
+  const [first, second] = await api.scenes(id);
+  // Scene 1 gets two text lines (split by line); scene 2 none (split by position is for scenes without text).
+  const middle = Math.round(((first.start + first.end) / 2) * 1000) / 1000;
+  const lines = [{ start: first.start, end: middle, text: "First line" }, { start: middle, end: first.end, text: "Second line" }];
+  expect((await request.put(`/api/v1/scenes/${first.id}`, { headers: auth, data: { text: lines } })).ok()).toBe(true);
+  expect((await request.post(`/api/v1/scenes/${second.id}/removelines`, { headers: auth })).ok()).toBe(true);
+  await signIn(page, email);
+  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+
+  const storyboard = async () => {
+    await page.goto(`/projects/${id}/storyboard`);
+    await expect(page.getByRole("list", { name: "Scenes" }).getByRole("article").first()).toBeVisible();
+  };
+  const sceneTool = async (order: number, item: string | RegExp, dialog: string | RegExp) => {
+    await page.getByRole("button", { name: `More actions for scene ${order}` }).click();
+    await page.getByRole("menu", { name: `Actions for scene ${order}` }).getByRole("menuitem", { name: item }).click();
+    const opened = page.getByRole("dialog", { name: dialog });
+    await expect(opened).toBeVisible();
+    return opened;
+  };
+
+  await storyboard();
+  await sceneTool(2, /^Split$/, "Split scene 2");
+  await expectAccessible(page, "storyboard split dialog");
+  await page.keyboard.press("Escape");
+  await sceneTool(1, /^Split by text line/, "Split scene 1 by text line");
+  await expectAccessible(page, "storyboard split-by-line dialog");
+  await page.keyboard.press("Escape");
+  const faces = await sceneTool(1, "Select faces", /^Faces and framing of scene 1/);
+  await expectAccessible(page, "storyboard faces dialog");
+  await faces.press("Escape");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+
+  // The other interface languages: their longer words and their own text (lang) on the main pages.
+  for (const locale of ["de", "pt-BR"]) {
+    await api.post(`/user/locale/${locale}`);
+    for (const url of ["/", "/open", "/library", "/account", "/new", "/pricing", `/projects/${id}/preview`, `/projects/${id}/settings`]) {
+      await page.goto(url);
+      await expect(page.locator("html")).toHaveAttribute("lang", locale);
+      await expect(page.locator("main h1").first()).toBeVisible();
+      await page.waitForLoadState("networkidle");
+      await expectAccessible(page, `${url} in ${locale}`);
+    }
+    await page.goto(`/projects/${id}/storyboard`);
+    await expect(page.locator("html")).toHaveAttribute("lang", locale);
+    await expect(page.getByRole("article").first()).toBeVisible();
+    await expectAccessible(page, `storyboard in ${locale}`);
+    await page.getByRole("article").first().getByRole("button", { name: translation(locale, "More actions for scene {0}").replace("{0}", "1") }).click();
+    await expect(page.getByRole("menu")).toBeVisible();
+    await expectAccessible(page, `storyboard scene menu in ${locale}`);
+    await page.keyboard.press("Escape");
+  }
+  await api.post("/user/locale/en");
+
+  // A phone's width: the compact header, bottom bar and banners.
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const url of ["/", "/open", "/library", "/account", "/new", "/pricing", `/projects/${id}/preview`, `/projects/${id}/settings`, `/projects/${id}/share`]) {
+    await page.goto(url);
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    await expect(page.locator("main h1").first()).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    await expectAccessible(page, `${url} at 390 px`);
+  }
+  await storyboard();
+  await expectAccessible(page, "storyboard at 390 px");
+  await page.getByRole("button", { name: "More actions for scene 1" }).click();
+  await expect(page.getByRole("menu", { name: "Actions for scene 1" })).toBeVisible();
+  await expectAccessible(page, "storyboard scene menu at 390 px");
+  await page.keyboard.press("Escape");
+  await page.getByRole("button", { name: /Account menu for/ }).click();
+  await expect(page.getByRole("menu")).toBeVisible();
+  await expectAccessible(page, "user menu at 390 px");
+  await page.keyboard.press("Escape");
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const visitor = await phone.newPage();
+  for (const url of ["/login", "/register", "/forgot-password"]) {
+    await visitor.goto(url);
+    await expect(visitor.getByRole("heading").first()).toBeVisible();
+    await expectAccessible(visitor, `${url} at 390 px (signed out)`);
+  }
+
+  // The public share page, for a visitor who never signed in (at a phone's width and a computer's).
+  await api.post(`/projects/${id}/render`, { final: 1, tier: 1, name: "Our weekly talk", description: "Notes from the team." });
+  await expect.poll(async () => (await api.get(`/projects/${id}`)).status, { timeout: 300_000, intervals: [1_000] }).toBe("Render Ready");
+  const shared = await request.put(`/api/v1/projects/${id}/share`, { headers: auth, data: { privacy: "unlisted" } });
+  expect(shared.ok()).toBe(true);
+  const watch = `/watch/${(await shared.json()).share_token}`;
+  await visitor.goto(watch);
+  await expect(visitor.getByRole("heading", { name: "Our weekly talk" })).toBeVisible();
+  await expectAccessible(visitor, "share page at 390 px");
+  await visitor.setViewportSize({ width: 1280, height: 720 });
+  await visitor.reload();
+  await expect(visitor.getByRole("heading", { name: "Our weekly talk" })).toBeVisible();
+  await expectAccessible(visitor, "share page");
+  await visitor.goto("/watch/no-such-page");
+  await expect(visitor.getByRole("heading").first()).toBeVisible();
+  await expectAccessible(visitor, "share page not found");
+  await phone.close();
+});
+
+test("the account page's delete and remove-card dialogs have no accessibility violations", async ({ page, request }) => {
+  const { email } = await createUser(request);
+  await signIn(page, email);
+  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  await page.goto("/account");
+  const methods = page.getByRole("region", { name: "Payment methods" });
+  await methods.getByRole("button", { name: "Add a card" }).click();
+  await page.getByLabel("Name on card").fill("Rui Costa");
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByLabel("Expiry (MM/YY)").fill("12/34");
+  await page.getByLabel("Security code").fill("123");
+  await page.getByRole("button", { name: "Save card" }).click();
+  await methods.getByRole("button", { name: "Remove Visa ending in 4242" }).click();
+  await expect(page.getByRole("alertdialog", { name: "Remove this card?" })).toBeVisible();
+  await expectAccessible(page, "/account remove-card dialog");
+  await page.keyboard.press("Escape");
+  await page.getByRole("button", { name: "Delete account" }).click();
+  const remove = page.getByRole("dialog", { name: "Delete your account?" });
+  await expect(remove).toBeVisible();
+  await expectAccessible(page, "/account delete-account dialog");
+  await remove.getByRole("button", { name: "Delete my account" }).click();
+  await expect(remove.getByRole("textbox", { name: "Password" })).toHaveAttribute("aria-invalid", "true");
+  await expectAccessible(page, "/account delete-account dialog with an error");
+});
+
+test("the upload screen's recorder has no accessibility violations", async ({ playwright, baseURL }) => {
+  // Chromium with a fake camera, microphone and screen, granted without asking (as in recorder.spec.ts).
+  const base = config.use!.launchOptions!;
+  const browser = await playwright.chromium.launch({
+    ...base,
+    args: [...(base.args ?? []), "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream", "--auto-select-desktop-capture-source=Entire screen"],
+  });
+  try {
+    const context = await browser.newContext({ baseURL, locale: "en-US" });
+    const page = await context.newPage();
+    const { email } = await createUser(context.request);
+    await signIn(page, email);
+    await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+    await page.goto("/new");
+    await page.getByRole("button", { name: "Record with camera or screen" }).click();
+    const recorder = page.getByRole("region", { name: "Record a video" });
+    await expect(recorder.getByRole("radio", { name: "Camera", exact: true })).toBeChecked();
+    await expectAccessible(page, "/new recorder, camera");
+    await recorder.getByRole("button", { name: "Start recording" }).click();
+    await expect(recorder.getByRole("button", { name: "Pause" })).toBeVisible({ timeout: 10_000 });
+    await expectAccessible(page, "/new recorder, recording");
+    await recorder.getByRole("button", { name: "Pause" }).click();
+    await expect(recorder.getByText("Paused")).toBeVisible();
+    await expectAccessible(page, "/new recorder, paused");
+    await recorder.getByRole("button", { name: "Stop recording" }).click();
+    await expect(recorder.getByLabel("Recording preview")).toBeVisible({ timeout: 15_000 });
+    await expectAccessible(page, "/new recorder, review");
+    await recorder.getByRole("button", { name: "Discard" }).click();
+    await expect(recorder.getByRole("button", { name: "Start recording" })).toBeVisible();
+    await recorder.getByText("Screen", { exact: true }).click();
+    await expect(recorder.getByRole("radio", { name: "Screen", exact: true })).toBeChecked();
+    await expectAccessible(page, "/new recorder, screen");
+  } finally {
+    await browser.close();
   }
 });
