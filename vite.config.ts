@@ -5,7 +5,7 @@ import babel from "@rolldown/plugin-babel";
 import { lingui } from "@lingui/vite-plugin";
 import { tanstackRouter } from "@tanstack/router-plugin/vite";
 import { VitePWA } from "vite-plugin-pwa";
-import { NO_DATABASE_SUITES } from "./tests/integration/no-database-suites";
+import { MEDIA_SUITES, NO_DATABASE_SUITES } from "./tests/integration/no-database-suites";
 import { publicCatalog } from "./scripts/public-catalog";
 
 const linguiMacro = () => babel({ plugins: ["@lingui/babel-plugin-lingui-macro"] });
@@ -122,6 +122,8 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
           pool: "forks",
+          // Two files at a time: most of a file's time is spent waiting on ffmpeg, servers and child processes.
+          maxWorkers: 2,
           globalSetup: ["tests/integration/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
@@ -136,9 +138,11 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           // Files that open no database would only repeat themselves here (no-database-suites.ts); scale-mode
           // and queue-bullmq bring their own PostgreSQL database and Redis prefix: the "integration" run covers them.
-          exclude: [...NO_DATABASE_SUITES, "tests/integration/scale-mode.test.ts"],
+          // MEDIA_SUITES run here only with PG_ALL_SUITES=1 (npm run test:integration:pg:all), to keep npm test within CI's time.
+          exclude: [...NO_DATABASE_SUITES, "tests/integration/scale-mode.test.ts", ...(process.env.PG_ALL_SUITES === "1" ? [] : MEDIA_SUITES)],
           environment: "node",
           pool: "forks",
+          maxWorkers: 2,
           globalSetup: ["tests/integration/global-setup.ts", "tests/integration/postgres-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -22,7 +22,7 @@ describe("face detection drives the framing", () => {
   const clip: FaceClip = { width: 640, height: 360, seconds: 8, photo: 300, path: [{ t: 0, x: 0, y: 10 }, { t: 1, x: 0, y: 10 }, { t: 7, x: 340, y: 30 }, { t: 8, x: 340, y: 30 }] };
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ FACE_DETECTION: "on" });
     base = await listen(server);
     token = (await server.signUp()).token;
     const file = path.join(server.config.dataDir, "walk.mp4");

@@ -25,7 +25,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), ".cutroom-it-"));
   // SQLite in the data folder, or (project integration-pg) a PostgreSQL database of its own.
   const database = databaseEnv(env.DATA_DIR ?? dataDir);
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ALTCHA_MAX_NUMBER: "2000", RATE_LIMIT_LOGIN: "1000", RATE_LIMIT_REGISTER: "1000", RATE_LIMIT_RESEND: "1000", RATE_LIMIT_UPLOADS: "1000", STATIC_DIR: path.join(dataDir, "no-app"), STT: "off", ...database, ...env });
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ALTCHA_MAX_NUMBER: "2000", RATE_LIMIT_LOGIN: "1000", RATE_LIMIT_REGISTER: "1000", RATE_LIMIT_RESEND: "1000", RATE_LIMIT_UPLOADS: "1000", STATIC_DIR: path.join(dataDir, "no-app"), STT: "off", FACE_DETECTION: "off", ...database, ...env });
   const mails: Mail[] = [];
   const mailer: Mailer = { send: async (mail) => void mails.push(mail) };
   const server = await createServer(config, { ...options, mailer });
