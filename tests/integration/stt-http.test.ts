@@ -151,7 +151,8 @@ describe("Whisper-compatible service", () => {
 
     stt.reset();
     stt.hangNext(1);
-    const recovered = await whisperHttp(settings({ timeoutMs: 700, retries: 1 })).transcribe(talk.file, { language: "en-US" });
+    // the retry's real answer must come within the timeout: 3 s leaves room for a loaded machine
+    const recovered = await whisperHttp(settings({ timeoutMs: 3_000, retries: 1 })).transcribe(talk.file, { language: "en-US" });
     expect(recovered.words).toHaveLength(SCRIPT.length);
   });
 
