@@ -127,13 +127,8 @@ function pointOf(t: number, r: Rect): TrackPoint {
 const clamp01 = (v: number) => Math.min(Math.max(v, 0), 1);
 const clamp = (v: number, min: number, max: number) => Math.min(Math.max(v, min), Math.max(min, max));
 
-/** The track's box at `t`: between two samples linearly, before the first or after the last the nearest one. */
-export function boxAt(track: FaceTrack, t: number): Rect | null {
-  const points = track.points;
-  if (points.length === 0) return null;
-  if (t <= points[0]!.t) return points[0]!;
-  const last = points[points.length - 1]!;
-  if (t >= last.t) return last;
+/** The indices of the two samples around `t` (first.t < t < last.t), by bisection. */
+function bracket(points: readonly { t: number }[], t: number): [number, number] {
   let lo = 0;
   let hi = points.length - 1;
   while (hi - lo > 1) {
@@ -141,6 +136,17 @@ export function boxAt(track: FaceTrack, t: number): Rect | null {
     if (points[mid]!.t <= t) lo = mid;
     else hi = mid;
   }
+  return [lo, hi];
+}
+
+/** The track's box at `t`: between two samples linearly, before the first or after the last the nearest one. */
+export function boxAt(track: FaceTrack, t: number): Rect | null {
+  const points = track.points;
+  if (points.length === 0) return null;
+  if (t <= points[0]!.t) return points[0]!;
+  const last = points[points.length - 1]!;
+  if (t >= last.t) return last;
+  const [lo, hi] = bracket(points, t);
   const a = points[lo]!;
   const b = points[hi]!;
   const f = b.t > a.t ? (t - a.t) / (b.t - a.t) : 0;
@@ -233,13 +239,7 @@ function edgeSpan(points: readonly TrackPoint[], t: number, edge: (r: Rect) => n
   };
   if (t <= first.t) return outside(first, points.length > 1 ? -slope(first, points[1]!, edge) : 0, first.t - t);
   if (t >= last.t) return outside(last, points.length > 1 ? slope(points[points.length - 2]!, last, edge) : 0, t - last.t);
-  let lo = 0;
-  let hi = points.length - 1;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (points[mid]!.t <= t) lo = mid;
-    else hi = mid;
-  }
+  const [lo, hi] = bracket(points, t);
   const a = points[lo]!;
   const b = points[hi]!;
   const dt = b.t - a.t;
