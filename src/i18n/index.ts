@@ -18,19 +18,31 @@ const whole = (locale: Locale): Promise<{ messages: Messages }> => import(`../..
 let wantWhole = false;
 const loadedWhole = new Set<string>();
 
-/** Loads a catalog and switches the interface to it. */
+/** The language asked for last: a catalog that arrives after a newer request is not applied (issue 18). */
+let requested: Locale | undefined;
+
+/**
+ * Loads a catalog and switches the interface to it. The latest request wins: a sign-in switches to the
+ * user's language while the app's guard loads the whole catalog, and the two loads may finish in any order.
+ */
 export async function activateLocale(locale: Locale): Promise<void> {
+  requested = locale;
   if (i18n.locale === locale && (!wantWhole || loadedWhole.has(locale))) return;
-  const { messages } = await (wantWhole ? whole(locale) : publicParts[locale]());
-  if (wantWhole) loadedWhole.add(locale);
+  const loadingWhole = wantWhole;
+  const { messages } = await (loadingWhole ? whole(locale) : publicParts[locale]());
+  if (loadingWhole) loadedWhole.add(locale);
+  if (requested !== locale) return;
+  // The whole catalog became wanted while the public part loaded: load it before switching.
+  if (wantWhole && !loadingWhole) return activateLocale(locale);
   i18n.loadAndActivate({ locale, messages });
   document.documentElement.lang = locale;
 }
 
-/** The app's pages (and any message the public part lacks) need the whole catalog of the active language. */
+/** The app's pages (and any message the public part lacks) need the whole catalog of the wanted language. */
 export async function loadWholeCatalog(): Promise<void> {
   wantWhole = true;
-  if (i18n.locale) await activateLocale(i18n.locale as Locale);
+  const locale = requested ?? (i18n.locale as Locale | undefined);
+  if (locale) await activateLocale(locale);
 }
 
 // A safety net for a module the public part's list missed: load the rest, and the page re-renders with it.
