@@ -328,7 +328,7 @@ export class BullQueue implements Queue {
 
   /** Cancels the pending ones of `ids` (read from an index: `belongs` re-checks each record, `drop` removes a stale id from it). */
   private async cancelAll(ids: string[], belongs: (rec: Partial<RecordFields>) => boolean, drop: (...ids: string[]) => Promise<unknown>): Promise<number> {
-    let cancelled = 0;
+    const marked: { job: Job; key: string }[] = [];
     for (const id of ids) {
       const rec = (await this.redis.hgetall(this.recKey(id))) as Partial<RecordFields>;
       if (!rec.gen || !belongs(rec) || rec.cancelled === "1") {
@@ -341,15 +341,17 @@ export class BullQueue implements Queue {
         await this.redis.cutroomFinish(this.recKey(id), group, this.ownerKey(rec.owner ?? ""), rec.gen, id);
         continue;
       }
-      if (!(await this.redis.cutroomCancel(this.recKey(id), group, this.ownerKey(rec.owner ?? ""), rec.gen, id))) continue;
-      cancelled++;
+      if (await this.redis.cutroomCancel(this.recKey(id), group, this.ownerKey(rec.owner ?? ""), rec.gen, id)) marked.push({ job, key: `${id}~${rec.gen}` });
+    }
+    // Every record is marked before any handler is stopped: a worker freed by an abort takes its next job at
+    // once, and that job must already read as cancelled (process() refuses it) rather than start.
+    for (const { job, key } of marked) {
       // a queued job leaves the queue; a running one is locked (remove fails) and ends when its handler stops
       await job.remove().catch(() => undefined);
-      const key = `${id}~${rec.gen}`;
       this.interruptLocal(key, "cancel");
       await this.redis.publish(this.cancelChannel, key);
     }
-    return cancelled;
+    return marked.length;
   }
 
   async start(handlers: Handlers, options: RunnerOptions): Promise<void> {
