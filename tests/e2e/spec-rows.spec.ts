@@ -58,11 +58,14 @@ async function projectWithOverlay(request: APIRequestContext, baseURL: string) {
   const projectId = await processedProject(api, baseURL, token, "Overlay card", "it-IT");
   const still = await uploadToLibrary(api, baseURL, token, "still.png", { speech: false });
   const scenes = await api.scenes(projectId);
-  // The still's own library scenes: the first one goes over scene 2.
+  // The still's own library item (a project of its own, whose id is not the file's), then its scenes: the first one goes over scene 2.
   let overlaySceneId = 0;
   await expect
     .poll(async () => {
-      const page = await api.get(`/library/projects/${still.id}/scenes?page=1`);
+      const items = await api.get(`/library/projects/search?type=image&query=${encodeURIComponent(still.name)}`);
+      const item = items.data.find((i: { media_file_id: number | null }) => i.media_file_id === still.id);
+      if (!item) return false;
+      const page = await api.get(`/library/projects/${item.id}/scenes?page=1`);
       overlaySceneId = page.data[0]?.id ?? 0;
       return overlaySceneId > 0;
     }, { timeout: 120_000, intervals: [1_000] })
