@@ -127,7 +127,17 @@ function flapper(context: BrowserContext, seed: number) {
     if (value === offline) return;
     offline = value;
     if (value) flaps += 1;
-    await context.setOffline(value);
+    // A tab or the service worker closing at that moment fails the switch for its target ("Target page,
+    // context or browser has been closed"): the targets left take it on a second try.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await context.setOffline(value);
+        return;
+      } catch (error) {
+        if (attempt >= 3 || !/has been closed/.test(String(error))) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
   };
   const done = (async () => {
     while (!stopped) {
