@@ -7,6 +7,7 @@ import { LeftMenu } from "./LeftMenu";
 import { TopBar } from "./TopBar";
 import { takeDeliberateSignOut } from "./session";
 import { useProgressStream } from "./progress-stream";
+import { loadToastRegion } from "../ui/Toast";
 
 /** The signed-in frame. Leaves for /login the moment the stored user goes away (logout, 401). */
 export function Shell() {
@@ -15,6 +16,18 @@ export function Shell() {
   const router = useRouter();
   const leaving = useRef(false);
   useProgressStream();
+
+  // The signed-in app works offline: the toasts' code is fetched while the connection is there, once the
+  // page is idle, so the first toast raised offline shows (signed-out pages load it with their first toast).
+  useEffect(() => {
+    const preload = () => void loadToastRegion().catch(() => undefined);
+    if (typeof window.requestIdleCallback === "function") {
+      const id = window.requestIdleCallback(preload, { timeout: 3_000 });
+      return () => window.cancelIdleCallback(id);
+    }
+    const id = window.setTimeout(preload, 1_000);
+    return () => window.clearTimeout(id);
+  }, []);
 
   useEffect(() => {
     if (leaving.current || user === undefined) return;

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { useEffect, useState, type ComponentType } from "react";
 import { UNSTABLE_ToastQueue as ToastQueue } from "react-aria-components";
 import { TOAST_MS } from "../lib/constants";
 
@@ -18,10 +18,28 @@ export function toast(content: ToastContentValue, timeout: number | undefined = 
 
 // The region, its landmark and focus handling load with the first toast, not with every page (issue 18);
 // a toast added before then is shown (and announced) as soon as the region mounts with it.
-const Region = lazy(() => import("./ToastRegion"));
+type RegionView = ComponentType;
+let region: RegionView | undefined;
+let loading: Promise<RegionView> | undefined;
+
+/**
+ * Loads the region's code once. A failed load (offline before the app's code was cached) is forgotten, so the
+ * next try can succeed: React's lazy() would keep the failure and take the whole page down with it.
+ */
+export function loadToastRegion(): Promise<RegionView> {
+  loading ??= import("./ToastRegion").then(
+    (module) => (region = module.default),
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}
 
 export function Toasts() {
   const [wanted, setWanted] = useState(() => toasts.visibleToasts.length > 0);
+  const [Region, setRegion] = useState<RegionView | undefined>(() => region);
   useEffect(() => {
     if (wanted) return;
     if (toasts.visibleToasts.length > 0) return setWanted(true);
@@ -29,9 +47,20 @@ export function Toasts() {
       if (toasts.visibleToasts.length > 0) setWanted(true);
     });
   }, [wanted]);
-  return wanted ? (
-    <Suspense fallback={null}>
-      <Region />
-    </Suspense>
-  ) : null;
+  useEffect(() => {
+    if (!wanted || Region) return;
+    let live = true;
+    const attempt = () =>
+      loadToastRegion().then(
+        (view) => live && setRegion(() => view),
+        // Offline: the toast waits in the queue and shows once the connection brings the code.
+        () => live && window.addEventListener("online", attempt, { once: true }),
+      );
+    void attempt();
+    return () => {
+      live = false;
+      window.removeEventListener("online", attempt);
+    };
+  }, [wanted, Region]);
+  return Region ? <Region /> : null;
 }
