@@ -5,7 +5,7 @@ import babel from "@rolldown/plugin-babel";
 import { lingui } from "@lingui/vite-plugin";
 import { tanstackRouter } from "@tanstack/router-plugin/vite";
 import { VitePWA } from "vite-plugin-pwa";
-import { MEDIA_SUITES, NO_DATABASE_SUITES } from "./tests/integration/no-database-suites";
+import { NO_DATABASE_SUITES } from "./tests/integration/no-database-suites";
 import { publicCatalog } from "./scripts/public-catalog";
 
 const linguiMacro = () => babel({ plugins: ["@lingui/babel-plugin-lingui-macro"] });
@@ -138,8 +138,7 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           // Files that open no database would only repeat themselves here (no-database-suites.ts); scale-mode
           // and queue-bullmq bring their own PostgreSQL database and Redis prefix: the "integration" run covers them.
-          // MEDIA_SUITES run here only with PG_ALL_SUITES=1 (npm run test:integration:pg:all), to keep npm test within CI's time.
-          exclude: [...NO_DATABASE_SUITES, "tests/integration/scale-mode.test.ts", ...(process.env.PG_ALL_SUITES === "1" ? [] : MEDIA_SUITES)],
+          exclude: [...NO_DATABASE_SUITES, "tests/integration/scale-mode.test.ts"],
           environment: "node",
           pool: "forks",
           maxWorkers: 2,
