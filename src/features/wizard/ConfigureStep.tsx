@@ -22,9 +22,11 @@ export interface ConfigureStepProps {
 
 /** Step 2: the settings beside the files' upload progress. */
 export function ConfigureStep({ settings, onChange, errors, scheduled, submitting, uploads, onCreate, onBack, onStartAnother }: ConfigureStepProps) {
+  const files = activeUploads(uploads);
+  const roles = { intro: files.some((u) => u.role === "intro"), outro: files.some((u) => u.role === "outro") };
   return (
     <div className="wizard-configure">
-      <SettingsForm value={settings} onChange={onChange} errors={errors} isDisabled={scheduled} onSubmit={onCreate}>
+      <SettingsForm value={settings} onChange={onChange} errors={errors} isDisabled={scheduled} onSubmit={onCreate} roles={roles}>
         {scheduled && (
           <p className="notice notice-warning" role="status">
             <Trans>Your project will be created when the uploads finish — keep this tab open.</Trans>

@@ -20,10 +20,12 @@ export interface SettingsFormProps {
   onSubmit: () => void;
   /** The form's buttons. */
   children: ReactNode;
+  /** Whether a file is marked intro or outro in step 1: only then does its music choice change the render. */
+  roles?: { intro: boolean; outro: boolean };
 }
 
 /** The wizard's step 2: name, intro title, spoken language, style, audio and editing options. */
-export function SettingsForm({ value, onChange, errors, isDisabled, onSubmit, children }: SettingsFormProps) {
+export function SettingsForm({ value, onChange, errors, isDisabled, onSubmit, children, roles = { intro: false, outro: false } }: SettingsFormProps) {
   const { t, i18n } = useLingui();
   const set = <K extends keyof WizardSettings>(key: K) => (v: WizardSettings[K]) => onChange({ ...value, [key]: v });
   const submit = (event: FormEvent) => {
@@ -113,18 +115,22 @@ export function SettingsForm({ value, onChange, errors, isDisabled, onSubmit, ch
       </fieldset>
 
       {/* Issue 17 audit: the intro and outro are the files marked so in step 1; their music is the one choice that
-          changes the render (no render trims them to a length, so no length fields). */}
-      {value.automaticMusic && (
+          changes the render (no render trims them to a length, so no length fields), and only when such a file exists. */}
+      {value.automaticMusic && (roles.intro || roles.outro) && (
         <fieldset className="form-section" disabled={isDisabled}>
           <legend>
             <Trans>Intro and outro</Trans>
           </legend>
-          <Switch isSelected={value.introMusic} onChange={set("introMusic")} isDisabled={isDisabled}>
-            <Trans>Music in the intro</Trans>
-          </Switch>
-          <Switch isSelected={value.outroMusic} onChange={set("outroMusic")} isDisabled={isDisabled}>
-            <Trans>Music in the outro</Trans>
-          </Switch>
+          {roles.intro && (
+            <Switch isSelected={value.introMusic} onChange={set("introMusic")} isDisabled={isDisabled}>
+              <Trans>Music in the intro</Trans>
+            </Switch>
+          )}
+          {roles.outro && (
+            <Switch isSelected={value.outroMusic} onChange={set("outroMusic")} isDisabled={isDisabled}>
+              <Trans>Music in the outro</Trans>
+            </Switch>
+          )}
         </fieldset>
       )}
 
