@@ -91,6 +91,11 @@ test("a creator uploads a talk, configures it, watches it being made and plays t
   await expect(page.getByRole("heading", { name: "Your latest project" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "My first talk" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Open My first talk" })).toHaveAttribute("href", /\/projects\/\d+\/preview$/);
+  // Opening it counts as SPEC §7's "Project Opened", sent to this app's own API (issue 17).
+  const opened = page.waitForRequest((r) => r.url().endsWith("/api/v1/analytics/events") && r.postDataJSON()?.name === "Project Opened");
+  await page.getByRole("link", { name: "Open My first talk" }).click();
+  await expect(page).toHaveURL(/\/projects\/\d+\/preview$/);
+  expect((await opened).postDataJSON()).toMatchObject({ name: "Project Opened", path: "/" });
 
   // The project list: a ready card; deleting asks first and says it cannot be undone.
   await page.goto("/open");

@@ -1,6 +1,7 @@
 import { Link } from "@tanstack/react-router";
 import type { MouseEventHandler, ReactNode } from "react";
 import type { Project } from "../../../api/projects";
+import { track } from "../../lib/analytics";
 import { openTarget } from "../../lib/project-state";
 
 export interface OpenProjectLinkProps {
@@ -11,9 +12,19 @@ export interface OpenProjectLinkProps {
   children: ReactNode;
 }
 
-/** A link that opens a project where SPEC §2 says: the share tab, the preview, or the storyboard. */
-export function OpenProjectLink({ project, children, ...props }: OpenProjectLinkProps) {
+/**
+ * A link that opens a project where SPEC §2 says: the share tab, the preview, or the storyboard. Every such
+ * link counts as SPEC §7's "Project Opened" (a card, its Edit or Export button, home's latest projects).
+ */
+export function OpenProjectLink({ project, children, onClick, ...rest }: OpenProjectLinkProps) {
   const target = openTarget(project);
+  const props = {
+    ...rest,
+    onClick: (event: Parameters<MouseEventHandler<HTMLAnchorElement>>[0]) => {
+      track("Project Opened");
+      onClick?.(event);
+    },
+  };
   if (target === "preview") {
     return (
       <Link to="/projects/$id/preview" params={{ id: project.id }} {...props}>

@@ -5,6 +5,7 @@ import { formatDuration } from "../../lib/format";
 import { Spinner } from "../../ui/Button";
 import { ProjectStatusBadge } from "../projects/ProjectStatus";
 import { ProjectThumbnail } from "../projects/ProjectThumbnail";
+import { track } from "../../lib/analytics";
 
 /** Home's latest project: thumbnail, name, status, output length and Open; a spinner while it is being made. */
 export function LatestProject({ project }: { project: Project }) {
@@ -35,6 +36,7 @@ export function LatestProject({ project }: { project: Project }) {
                 params={{ id: project.id }}
                 className="btn btn-primary"
                 aria-label={t`Open ${project.name}`}
+                onClick={() => track("Project Opened")}
               >
                 <Trans>Open</Trans>
               </Link>

@@ -1,6 +1,5 @@
 import { Plural, Trans, useLingui } from "@lingui/react/macro";
 import type { Project } from "../../../api/projects";
-import { track } from "../../lib/analytics";
 import { formatDate, formatDuration, formatPercent } from "../../lib/format";
 import { displayedProgress } from "../../lib/progress";
 import { projectState } from "../../lib/project-state";
@@ -32,7 +31,7 @@ export function ProjectCard({ project }: { project: Project }) {
         <div className="project-card-open">{heading}</div>
       ) : (
         // Opening: Render Ready → share, no raw export → preview, otherwise edit.
-        <OpenProjectLink project={project} className="project-card-open" onClick={() => track("Project Opened")}>
+        <OpenProjectLink project={project} className="project-card-open">
           {heading}
         </OpenProjectLink>
       )}
