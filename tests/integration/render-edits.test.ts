@@ -134,6 +134,19 @@ describe("the render honours the storyboard's edits", () => {
     }
   }
 
+  /** Each visible main scene's punch_in_status, in storyboard order. */
+  async function punchInStatuses(): Promise<number[]> {
+    const rows = await server.db
+      .selectFrom("scenes")
+      .select(["punch_in_status"])
+      .where("project_id", "=", projectId)
+      .where("visibility", "=", 1)
+      .where("type", "!=", "overscene")
+      .orderBy("order")
+      .execute();
+    return rows.map((r) => Number(r.punch_in_status));
+  }
+
   /** Renders through the API with these project settings and answers the preview file. */
   async function render(settings: Record<string, unknown> = {}): Promise<string> {
     const before = await server.db.selectFrom("projects").select(["settings", "export_key"]).where("id", "=", projectId).executeTakeFirstOrThrow();
@@ -247,6 +260,8 @@ describe("the render honours the storyboard's edits", () => {
     expect(Math.abs(mean(zoomed, 0, 0, 100, 80) - mean(plain, 0, 0, 100, 80))).toBeGreaterThan(5);
     expect(Math.abs(mean(zoomed, WIDTH - 10, HEIGHT - 10, WIDTH, HEIGHT) - mean(plain, WIDTH - 10, HEIGHT - 10, WIDTH, HEIGHT))).toBeLessThan(12);
     expect((await api("GET", `/projects/${projectId}/highlights`)).body.autoPunchIn).toBe(false);
+    // SPEC §3 punch_in_status records what the render did (issue 17): the forced scene was zoomed, the other not.
+    expect(await punchInStatuses()).toEqual([0, 1]);
   });
 
   it("punches in on every other jump cut with automatic punch-in, and the highlights say so", async () => {
@@ -261,6 +276,7 @@ describe("the render honours the storyboard's edits", () => {
     expect(Math.abs(mean(second!, ...topLeft) - mean(first!, ...topLeft))).toBeGreaterThan(5);
     expect(Math.abs(mean(third!, ...topLeft) - mean(first!, ...topLeft))).toBeLessThan(3);
     expect((await api("GET", `/projects/${projectId}/highlights`)).body.autoPunchIn).toBe(true);
+    expect(await punchInStatuses()).toEqual([0, 1, 0]);
   });
 });
 
