@@ -207,10 +207,10 @@ async function main() {
     console.log(format(header));
     for (const line of lines) console.log(format(line));
 
-    const login = rows.find((r) => r.route.path === "/login")!;
+    const login = rows.find((r) => r.route.path === "/login");
     const verdict = (met: boolean) => (met ? "met" : "MISSED");
     console.log("\nTargets");
-    console.log(`  login JS compressed ≤ ${kb(TARGETS.loginJsBytes)}: ${kb(login.slow.jsWire)} (page ${kb(login.slow.jsWire - login.slow.workerWire)}, sync worker ${kb(login.slow.workerWire)}; decoded ${kb(login.slow.jsDecoded)}, ${(login.slow.jsDecoded / Math.max(1, login.slow.jsWire)).toFixed(1)}× smaller on the wire) — ${verdict(login.slow.jsWire <= TARGETS.loginJsBytes)}`);
+    if (login) console.log(`  login JS compressed ≤ ${kb(TARGETS.loginJsBytes)}: ${kb(login.slow.jsWire)} (page ${kb(login.slow.jsWire - login.slow.workerWire)}, sync worker ${kb(login.slow.workerWire)}; decoded ${kb(login.slow.jsDecoded)}, ${(login.slow.jsDecoded / Math.max(1, login.slow.jsWire)).toFixed(1)}× smaller on the wire) — ${verdict(login.slow.jsWire <= TARGETS.loginJsBytes)}`);
     for (const { route, slow } of rows) {
       console.log(`  FCP ${route.path} at 1.6 Mbps ≤ ${seconds(TARGETS.throttledFcpMs)}: ${seconds(slow.fcpMs)} — ${verdict(slow.fcpMs !== null && slow.fcpMs <= TARGETS.throttledFcpMs)}`);
     }
