@@ -2,7 +2,7 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import config from "../../playwright.config";
-import { apiToken, createUser, outboxMailTo, processedProject, signIn, translation, userApi } from "./helpers";
+import { apiToken, createUser, outboxMailTo, processedProject, signIn, translation, uploadToLibrary, userApi } from "./helpers";
 
 /**
  * Issue 18: axe-core finds no WCAG 2.0/2.1 A and AA violation on any main page or dialog, signed out and
@@ -166,6 +166,176 @@ test("a processed project's preview, storyboard (tools, transcript), options, mu
   }
 });
 
+test("the storyboard's volume, overlay, move, clips-project and help dialogs, the library's rename and remove dialogs, a project's delete dialog, the music picker and the lifetime welcome modal have no accessibility violations", async ({ page, request, baseURL }) => {
+  test.setTimeout(300_000);
+  const { email } = await createUser(request);
+  const token = await apiToken(request, email);
+  const api = userApi(request, token);
+  // Italian: no speech engine on the test server, so the project is ready sooner (its scenes have no text).
+  const id = await processedProject(api, baseURL!, token, "Accessible talk", "it-IT");
+  // A still from the library goes over scene 2 (as tests/e2e/spec-rows.spec.ts sets it up), for the overlay's options.
+  const still = await uploadToLibrary(api, baseURL!, token, "still.png", { speech: false });
+  let overlaySceneId = 0;
+  await expect
+    .poll(async () => {
+      const items = await api.get(`/library/projects/search?type=image&query=${encodeURIComponent(still.name)}`);
+      const item = items.data.find((i: { media_file_id: number | null }) => i.media_file_id === still.id);
+      if (!item) return false;
+      overlaySceneId = (await api.get(`/library/projects/${item.id}/scenes?page=1`)).data[0]?.id ?? 0;
+      return overlaySceneId > 0;
+    }, { timeout: 120_000, intervals: [1_000] })
+    .toBe(true);
+  const scenes = await api.scenes(id);
+  await api.post(`/projects/${id}/library/import/overscene`, { sceneid: scenes[1].id, scenes: [overlaySceneId], overscene_type: "pip_tr" });
+  await signIn(page, email);
+  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+
+  await page.goto(`/projects/${id}/storyboard`);
+  const card = (order: number) => page.getByRole("article", { name: `Scene ${order}`, exact: true });
+  await expect(card(2)).toHaveAttribute("data-variant", "overlay", { timeout: 30_000 });
+  const sceneTool = async (order: number, item: string | RegExp, dialog: string) => {
+    await page.getByRole("button", { name: `More actions for scene ${order}` }).click();
+    await page.getByRole("menu", { name: `Actions for scene ${order}` }).getByRole("menuitem", { name: item, exact: true }).click();
+    const opened = page.getByRole("dialog", { name: dialog, exact: true });
+    await expect(opened).toBeVisible();
+    return opened;
+  };
+  /** Flips a switch as a person does: a click on its label. */
+  const flip = (name: string) => page.getByRole("switch", { name, exact: true }).locator("xpath=ancestor::label[1]").click();
+
+  const volume = await sceneTool(1, "Volume", "Volume of scene 1");
+  await expect(volume.getByRole("radiogroup", { name: "Footage volume" })).toBeVisible();
+  await expectAccessible(page, "storyboard volume dialog");
+  await volume.getByRole("button", { name: "Cancel" }).click();
+  await expect(volume).toBeHidden();
+
+  const overlay = await sceneTool(2, "Overlay options", "Overlay of scene 2");
+  await expect(overlay.getByRole("switch", { name: "Hide the main scene" })).toBeVisible();
+  await expectAccessible(page, "storyboard overlay dialog");
+  await overlay.getByRole("button", { name: /Position/ }).click();
+  await expect(page.getByRole("option", { name: "Full screen" })).toBeVisible();
+  await expectAccessible(page, "storyboard overlay dialog, position list");
+  await page.getByRole("option", { name: "Picture in picture: top right" }).click();
+  await expect(page.getByRole("option", { name: "Full screen" })).toBeHidden();
+  await overlay.getByRole("button", { name: "Remove overlay" }).click();
+  const removeOverlay = page.getByRole("alertdialog", { name: "Remove the overlay of scene 2?" });
+  await expect(removeOverlay).toBeVisible();
+  await expectAccessible(page, "storyboard overlay dialog, remove question");
+  await removeOverlay.getByRole("button", { name: "Cancel" }).click();
+  await expect(removeOverlay).toBeHidden();
+  await overlay.getByRole("button", { name: "Cancel" }).click();
+  await expect(overlay).toBeHidden();
+
+  const moveTo = await sceneTool(1, "Move to position…", "Move scene 1");
+  const position = moveTo.getByRole("textbox", { name: /^New position/ });
+  await expect(position).toBeFocused();
+  await expectAccessible(page, "storyboard move dialog");
+  await position.fill("");
+  await position.press("Tab");
+  await expect(moveTo.getByText(/^Choose a position from 1 to \d+\.$/)).toBeVisible();
+  await expectAccessible(page, "storyboard move dialog with an error");
+  await moveTo.getByRole("button", { name: "Cancel" }).click();
+  await expect(moveTo).toBeHidden();
+
+  await page.getByRole("button", { name: "Storyboard help" }).click();
+  const help = page.getByRole("dialog", { name: "How the storyboard works" });
+  await expect(help).toBeVisible();
+  await expectAccessible(page, "storyboard help dialog");
+  await help.getByRole("button", { name: "Got it" }).click();
+  await expect(help).toBeHidden();
+
+  await flip("Select");
+  const toolbar = page.getByRole("toolbar", { name: "Selected scenes" });
+  for (const order of [1, 2]) await card(order).getByText("Select", { exact: true }).click();
+  await expect(toolbar).toContainText("2 scenes selected");
+  await expectAccessible(page, "storyboard with two scenes selected");
+  await toolbar.getByRole("button", { name: "Create clips project" }).click();
+  const clips = page.getByRole("dialog", { name: "Create a clips project" });
+  await expect(clips.getByText("2 scenes selected.")).toBeVisible();
+  await expectAccessible(page, "storyboard clips-project dialog");
+  await clips.getByRole("button", { name: "Create clips project" }).click();
+  await expect(clips.getByRole("textbox", { name: "Name" })).toHaveAttribute("aria-invalid", "true");
+  await expectAccessible(page, "storyboard clips-project dialog with an error");
+  await clips.getByRole("button", { name: "Cancel" }).click();
+  await expect(clips).toBeHidden();
+  await flip("Select");
+
+  // The library: an uploaded file's rename and remove questions.
+  await page.goto("/library");
+  await page.getByRole("button", { name: "Rename talk.mp4" }).click();
+  const rename = page.getByRole("dialog", { name: "Rename “talk.mp4”" });
+  await expect(rename.getByRole("textbox", { name: "Name" })).toBeFocused();
+  await expectAccessible(page, "/library rename dialog");
+  await rename.getByRole("textbox", { name: "Name" }).fill("");
+  await rename.getByRole("button", { name: "Save" }).click();
+  await expect(rename.getByRole("textbox", { name: "Name" })).toHaveAttribute("aria-invalid", "true");
+  await expectAccessible(page, "/library rename dialog with an error");
+  await rename.getByRole("button", { name: "Cancel" }).click();
+  await expect(rename).toBeHidden();
+  await page.getByRole("button", { name: "Remove talk.mp4" }).click();
+  const removeFile = page.getByRole("alertdialog", { name: "Remove “talk.mp4”?" });
+  await expect(removeFile).toBeVisible();
+  await expectAccessible(page, "/library remove dialog");
+  await removeFile.getByRole("button", { name: "Cancel" }).click();
+  await expect(removeFile).toBeHidden();
+
+  // The project list's delete question.
+  await page.goto("/open");
+  const projectCard = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Accessible talk" }) });
+  await projectCard.getByRole("button", { name: "Delete Accessible talk" }).click();
+  const removeProject = page.getByRole("alertdialog", { name: "Delete “Accessible talk”?" });
+  await expect(removeProject).toBeVisible();
+  await expectAccessible(page, "/open delete-project dialog");
+  await removeProject.getByRole("button", { name: "Cancel" }).click();
+  await expect(removeProject).toBeHidden();
+
+  // The music picker: a tag chosen, a search that finds nothing, a song in use with the shell's player.
+  await page.goto(`/projects/${id}/music`);
+  const songs = page.getByRole("list", { name: "Songs", exact: true });
+  await expect(songs.getByRole("heading", { level: 3 }).first()).toBeVisible();
+  const tag = page.getByRole("grid", { name: "Genres", exact: true }).getByRole("row").first();
+  await tag.click();
+  await expect(tag).toHaveAttribute("aria-selected", "true");
+  await expectAccessible(page, "music picker with a tag chosen");
+  await page.getByRole("searchbox", { name: "Search by title or author" }).fill("zzqx no such song");
+  await expect(page.getByText("No song matches your search and tags.")).toBeVisible();
+  await expectAccessible(page, "music picker, nothing found");
+  await page.getByRole("button", { name: "Clear search and tags" }).click();
+  await songs.getByRole("listitem").first().getByRole("button", { name: "Use this song" }).click();
+  await expect(page.getByRole("region", { name: /^Music player: / })).toBeVisible();
+  await expect(songs.getByText("In use", { exact: true })).toBeVisible();
+  await expectAccessible(page, "music picker with a song in use");
+
+  // A lifetime deal bought with the local gateway's test card (as tests/e2e/lifetime.spec.ts does): the pages after
+  // the payment, then the welcome modal on /account.
+  await page.goto("/ltd/buy/tier2");
+  await page.waitForURL(/\/local-gateway\/checkout\/cs_test_local_/, { timeout: 15_000 });
+  await page.getByLabel("Name on card").fill("Rui Costa");
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
+  await page.getByLabel("Security code").fill("123");
+  await page.getByRole("button", { name: /^Pay / }).click();
+  await page.waitForURL(/\/congratulations$/);
+  await expect(page.getByText("Your lifetime deal, Tier 2, is active.")).toBeVisible();
+  await expectAccessible(page, "/congratulations");
+  await page.getByRole("link", { name: "Set up your account" }).click();
+  await page.waitForURL(/\/ltd\/welcome$/);
+  await expect(page.getByRole("button", { name: "Save and continue" })).toBeVisible();
+  await expectAccessible(page, "lifetime welcome page");
+  await page.getByRole("button", { name: "Save and continue" }).click();
+  await expect(page.getByText("Accept the terms of use to continue.")).toBeVisible();
+  await expectAccessible(page, "lifetime welcome page with an error");
+  await page.getByText("I agree to the").click();
+  await expect(page.getByRole("checkbox", { name: /I agree to the/ })).toBeChecked();
+  await page.getByRole("button", { name: "Save and continue" }).click();
+  await page.waitForURL(/\/account$/);
+  const welcome = page.getByRole("dialog", { name: "Welcome to Cutroom Lifetime, Tier 2" });
+  await expect(welcome).toBeVisible();
+  await expectAccessible(page, "/account lifetime welcome modal");
+  await welcome.getByRole("button", { name: "Start editing" }).click();
+  await expect(welcome).toBeHidden();
+});
+
 test("forgot-password, reset-password and verify-email have no accessibility violations", async ({ page, request }) => {
   test.setTimeout(120_000);
   const { email } = await createUser(request);
@@ -219,7 +389,7 @@ test("forgot-password, reset-password and verify-email have no accessibility vio
   await expectAccessible(page, "/verify-email?status=verified (signed out)");
 });
 
-test("the split, split-by-line and faces dialogs, a share page, and the main pages in German, Portuguese and at phone width have no accessibility violations", async ({ page, request, browser, baseURL }) => {
+test("the split, split-by-line and faces dialogs, the preview's download dialog, a share page, and the main pages in German, Portuguese and at phone width have no accessibility violations", async ({ page, request, browser, baseURL }) => {
   test.setTimeout(720_000);
   const { email } = await createUser(request);
   const token = await apiToken(request, email);
@@ -310,6 +480,14 @@ test("the split, split-by-line and faces dialogs, a share page, and the main pag
   // The public share page, for a visitor who never signed in (at a phone's width and a computer's).
   await api.post(`/projects/${id}/render`, { final: 1, tier: 1, name: "Our weekly talk", description: "Notes from the team." });
   await expect.poll(async () => (await api.get(`/projects/${id}`)).status, { timeout: 300_000, intervals: [1_000] }).toBe("Render Ready");
+  // The finished preview's Download on the free plan: the upgrade dialog (at a phone's width, where it is tightest).
+  await page.goto(`/projects/${id}/preview`);
+  await page.getByRole("button", { name: "Download video" }).click();
+  const upgrade = page.getByRole("dialog", { name: "Downloading needs a paid plan" });
+  await expect(upgrade).toBeVisible();
+  await expectAccessible(page, "preview download dialog at 390 px");
+  await upgrade.getByRole("button", { name: "Close" }).click();
+  await expect(upgrade).toBeHidden();
   const shared = await request.put(`/api/v1/projects/${id}/share`, { headers: auth, data: { privacy: "unlisted" } });
   expect(shared.ok()).toBe(true);
   const watch = `/watch/${(await shared.json()).share_token}`;
