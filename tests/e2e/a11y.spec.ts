@@ -2,7 +2,7 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import config from "../../playwright.config";
-import { apiToken, createUser, outboxMailTo, processedProject, signIn, translation, uploadToLibrary, userApi } from "./helpers";
+import { apiToken, createUser, outboxMailTo, overlayStill, processedProject, signIn, translation, userApi } from "./helpers";
 
 /**
  * Issue 18: axe-core finds no WCAG 2.0/2.1 A and AA violation on any main page or dialog, signed out and
@@ -174,19 +174,7 @@ test("the storyboard's volume, overlay, move, clips-project and help dialogs, th
   // Italian: no speech engine on the test server, so the project is ready sooner (its scenes have no text).
   const id = await processedProject(api, baseURL!, token, "Accessible talk", "it-IT");
   // A still from the library goes over scene 2 (as tests/e2e/spec-rows.spec.ts sets it up), for the overlay's options.
-  const still = await uploadToLibrary(api, baseURL!, token, "still.png", { speech: false });
-  let overlaySceneId = 0;
-  await expect
-    .poll(async () => {
-      const items = await api.get(`/library/projects/search?type=image&query=${encodeURIComponent(still.name)}`);
-      const item = items.data.find((i: { media_file_id: number | null }) => i.media_file_id === still.id);
-      if (!item) return false;
-      overlaySceneId = (await api.get(`/library/projects/${item.id}/scenes?page=1`)).data[0]?.id ?? 0;
-      return overlaySceneId > 0;
-    }, { timeout: 120_000, intervals: [1_000] })
-    .toBe(true);
-  const scenes = await api.scenes(id);
-  await api.post(`/projects/${id}/library/import/overscene`, { sceneid: scenes[1].id, scenes: [overlaySceneId], overscene_type: "pip_tr" });
+  await overlayStill(api, baseURL!, token, id, (await api.scenes(id))[1].id);
   await signIn(page, email);
   await page.waitForURL((u) => !u.pathname.startsWith("/login"));
 

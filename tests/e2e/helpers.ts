@@ -117,6 +117,28 @@ export async function uploadToLibrary(api: UserApi, baseURL: string, token: stri
 }
 
 /**
+ * Uploads tests/fixtures/still.png to the library and puts its first scene over scene `sceneId` of a project, as
+ * the storyboard's overlay import does. The still's library item is a project of its own, whose id is not the file's.
+ */
+export async function overlayStill(api: UserApi, baseURL: string, token: string, projectId: number, sceneId: number, type = "pip_tr") {
+  const still = await uploadToLibrary(api, baseURL, token, "still.png", { speech: false });
+  let overlaySceneId = 0;
+  await expect
+    .poll(
+      async () => {
+        const items = await api.get(`/library/projects/search?type=image&query=${encodeURIComponent(still.name)}`);
+        const item = items.data.find((i: { media_file_id: number | null }) => i.media_file_id === still.id);
+        if (!item) return false;
+        overlaySceneId = (await api.get(`/library/projects/${item.id}/scenes?page=1`)).data[0]?.id ?? 0;
+        return overlaySceneId > 0;
+      },
+      { timeout: 120_000, intervals: [1_000] },
+    )
+    .toBe(true);
+  await api.post(`/projects/${projectId}/library/import/overscene`, { sceneid: sceneId, scenes: [overlaySceneId], overscene_type: type });
+}
+
+/**
  * A project made from tests/fixtures/talk.mp4 through the API (the wizard has its own spec), once it
  * is Preview Ready: the fast way to a real storyboard for specs about editing. An English talk gets draft
  * captions from speech recognition; `language` "it-IT" (no engine on the test server) gives scenes without text.

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { apiToken, createUser, processedProject, signIn, uploadToLibrary, userApi } from "./helpers";
+import { apiToken, createUser, overlayStill, processedProject, signIn, userApi } from "./helpers";
 
 // Issue 17, "The remaining rows of SPEC": what shows in the browser.
 
@@ -56,21 +56,8 @@ async function projectWithOverlay(request: APIRequestContext, baseURL: string) {
   const token = await apiToken(request, email);
   const api = userApi(request, token);
   const projectId = await processedProject(api, baseURL, token, "Overlay card", "it-IT");
-  const still = await uploadToLibrary(api, baseURL, token, "still.png", { speech: false });
   const scenes = await api.scenes(projectId);
-  // The still's own library item (a project of its own, whose id is not the file's), then its scenes: the first one goes over scene 2.
-  let overlaySceneId = 0;
-  await expect
-    .poll(async () => {
-      const items = await api.get(`/library/projects/search?type=image&query=${encodeURIComponent(still.name)}`);
-      const item = items.data.find((i: { media_file_id: number | null }) => i.media_file_id === still.id);
-      if (!item) return false;
-      const page = await api.get(`/library/projects/${item.id}/scenes?page=1`);
-      overlaySceneId = page.data[0]?.id ?? 0;
-      return overlaySceneId > 0;
-    }, { timeout: 120_000, intervals: [1_000] })
-    .toBe(true);
-  await api.post(`/projects/${projectId}/library/import/overscene`, { sceneid: scenes[1].id, scenes: [overlaySceneId], overscene_type: "pip_tr" });
+  await overlayStill(api, baseURL, token, projectId, scenes[1].id);
   return { email, projectId, api, sceneId: scenes[1].id as number };
 }
 
